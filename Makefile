@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nsbox build.  `make` builds build/nsbox; `make check` runs every test.
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
+PROFILEDIR ?= $(PREFIX)/share/nsbox/seccomp-profiles
+
+CC         ?= gcc
+PKG_CONFIG ?= pkg-config
+BUILD      ?= build
+
+# Debian packages needed to build and test (make deps installs them).
+DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
+	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
+	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
+	qemu-system-x86 busybox-static cpio kmod git make gcc passwd util-linux
+
+PKGS := libcap-ng libseccomp libmnl
+
+WARN := -Wall -Wextra -Werror -Wformat=2 -Wformat-security -Wshadow \
+	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
+	-Wpointer-arith -Wcast-qual -Wwrite-strings -Wundef -Wvla \
+	-Wimplicit-fallthrough -Wno-unused-parameter -Wno-missing-field-initializers
+
+HARDEN := -D_FORTIFY_SOURCE=3 -fstack-protector-strong -fstack-clash-protection \
+	-fcf-protection -fPIE
+
+ifeq ($(SANITIZE),1)
+OPT := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+HARDEN := -fstack-protector-strong -fPIE
+SANLD := -fsanitize=address,undefined
+else
+OPT := -O2
+SANLD :=
+endif
+
+CPPFLAGS += -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" \
+	-DNSB_PROFILEDIR=\"$(PROFILEDIR)\" -DNSB_SRCDIR=\"$(CURDIR)\"
+CFLAGS   += -std=gnu11 -g $(OPT) $(WARN) $(HARDEN) $(shell $(PKG_CONFIG) --cflags $(PKGS))
+LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--as-needed $(SANLD)
+LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS))
+
+SRCS      := $(sort $(wildcard src/*.c))
+LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
+OBJS      := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
+LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
+INTEG_SRCS := $(sort $(wildcard tests/integration/test_*.c))
+INTEG_BINS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%,$(INTEG_SRCS))
+INTEG_HELPERS := $(filter-out $(INTEG_SRCS),$(wildcard tests/integration/*.c))
+PROBE      := $(BUILD)/probe
+
+CRITERION_CFLAGS := $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
+CRITERION_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
+
+# Criterion prints its "Synthesis:" line per binary; keep it in the log.
+CRITERION_FLAGS ?= --jobs 2
+
+.PHONY: all check unit integration asan lint install deps demo clean format check-user
+
+all: $(BUILD)/nsbox
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/nsbox: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/unit \
+		$(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS)
+
+$(BUILD)/tests/integration/%: tests/integration/%.c $(INTEG_HELPERS) $(wildcard tests/integration/*.h) $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/integration \
+		$(LDFLAGS) -o $@ $< $(INTEG_HELPERS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -lutil
+
+# The probe runs inside the sandbox, where only the system view exists: link
+# it statically so it needs nothing from the sandbox's /usr.
+$(PROBE): $(wildcard tests/probe/*.c) $(wildcard tests/probe/*.h)
+	@mkdir -p $(dir $@)
+	gcc -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -o $@ $(wildcard tests/probe/*.c)
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t $(CRITERION_FLAGS); done
+
+# Integration tests run the real binary as root and as an unprivileged user
+# (created by tests/ensure-user.sh when we are root).
+check-user:
+	@bash tests/ensure-user.sh
+
+integration: $(BUILD)/nsbox $(PROBE) $(INTEG_BINS) check-user
+	@set -e; for t in $(INTEG_BINS); do echo "== $$t"; \
+		NSBOX_BIN=$(abspath $(BUILD)/nsbox) NSBOX_PROBE=$(abspath $(PROBE)) \
+		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS); done
+
+check: all unit integration
+
+# The whole suite under AddressSanitizer + UBSan.  Reports go to files so that
+# a report in a Criterion worker or in a sandbox child is never lost: any
+# file there fails the target, leaks included.
+ASAN_LOGDIR := $(abspath build/asan-logs)
+asan:
+	rm -rf $(ASAN_LOGDIR) && mkdir -p $(ASAN_LOGDIR) && chmod 1777 $(ASAN_LOGDIR)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$(ASAN_LOGDIR)/asan:log_exe_name=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(ASAN_LOGDIR)/ubsan \
+		$(MAKE) BUILD=build/asan SANITIZE=1 unit integration
+	@if [ -n "$$(ls -A $(ASAN_LOGDIR))" ]; then echo "sanitizer reports:"; cat $(ASAN_LOGDIR)/*; exit 1; fi
+	@echo "asan: no sanitizer reports"
+
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES = $(wildcard src/*.c src/*.h tests/unit/*.c tests/unit/*.h \
+	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h)
+SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
+
+lint:
+	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
+	mandoc -Tlint -Wwarning man/*.[1-8]
+	shellcheck $(SCRIPTS)
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
+install: $(BUILD)/nsbox
+	install -D -m 0755 $(BUILD)/nsbox $(DESTDIR)$(BINDIR)/nsbox
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	if ls man/*.5 >/dev/null 2>&1; then install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/; fi
+	install -d $(DESTDIR)$(PROFILEDIR)
+	if ls seccomp-profiles/*.profile >/dev/null 2>&1; then \
+		install -m 0644 seccomp-profiles/*.profile $(DESTDIR)$(PROFILEDIR)/; fi
+
+deps:
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEPS_PKGS); \
+	else \
+		echo "run as root: apt-get install -y $(DEPS_PKGS)"; \
+	fi
+
+demo: deps all
+	@bash examples/run-demo.sh $(abspath $(BUILD)/nsbox)
+
+clean:
+	rm -rf build
+
+-include $(wildcard $(BUILD)/obj/*.d)

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers shared by every module: cleanup attributes, ownership
+ * transfer, array sizes.  Header-only, no state.
+ */
+#pragma once
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define _cleanup_(f)   __attribute__((cleanup(f)))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _unused_       __attribute__((unused))
+#define _noreturn_     __attribute__((noreturn))
+#define _nonnull_      __attribute__((nonnull))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline void nsb_freep(void *p)
+{
+	free(*(void **)p);
+}
+
+/* close() that keeps errno, so a cleanup never clobbers the error we return. */
+static inline void nsb_closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd);
+		errno = saved;
+	}
+}
+
+#define _cleanup_free_	_cleanup_(nsb_freep)
+#define _cleanup_close_ _cleanup_(nsb_closep)
+
+/* Ownership leaves a scope only through these. */
+#define TAKE_PTR(p)                      \
+	({                               \
+		__typeof__(p) _tp_ = (p); \
+		(p) = NULL;              \
+		_tp_;                    \
+	})
+#define TAKE_FD(fd)              \
+	({                       \
+		int _tf_ = (fd); \
+		(fd) = -1;       \
+		_tf_;            \
+	})
+
+/* Turn a libc-style "-1 and errno" into "-errno", never 0. */
+static inline int nsb_negerrno(void)
+{
+	return errno > 0 ? -errno : -EIO;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pure helpers: number and size parsing, lexical path checks, string joins.
+ * No syscalls, no logging.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a size: decimal digits with an optional suffix k/K, m/M, g/G, t/T
+ * (powers of 1024) and optional trailing 'B' or 'iB' ("64M", "64MiB", "1g").
+ * Rejects empty strings, signs, spaces, overflow and values above max.
+ * Returns 0, -EINVAL (malformed) or -ERANGE (overflow or > max).
+ */
+int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret);
+
+/* Parse a plain unsigned decimal integer (no suffix, no sign) <= max. */
+int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret);
+
+/* True when p is absolute and has no empty, "." or ".." component and no
+ * trailing slash (except "/" itself). */
+bool nsb_path_is_clean_abs(const char *p);
+
+/*
+ * Lexically normalize path p (absolute, or relative to base which must be
+ * absolute) into out: collapses "//", "." and "..".  Returns 0 or
+ * -ENAMETOOLONG.  No symlinks are followed: this is not realpath.
+ */
+int nsb_path_normalize(const char *base, const char *p, char *out, size_t out_size);
+
+/* True when path equals root or lies below it (component-wise). Both clean. */
+bool nsb_path_is_under(const char *path, const char *root);
+
+/* Number of components of a clean absolute path ("/" has 0). */
+size_t nsb_path_depth(const char *p);
+
+/* snprintf that reports truncation as -ENAMETOOLONG. */
+int nsb_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
