@@ -80,7 +80,8 @@ struct nsb_result {
 
 	int64_t duration_ms; /* -1: null */
 
-	uint64_t stdout_bytes, stderr_bytes;
+	/* -1: null (output went straight to the caller's fds, not counted) */
+	int64_t stdout_bytes, stderr_bytes;
 	bool stdout_truncated, stderr_truncated;
 
 	/* resources: -1 means unknown (null) */
