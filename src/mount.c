@@ -69,7 +69,7 @@ static int mount_err(struct nsb_error *e, int r, const char *what, const char *p
  * Create (or find) the mount point for dest inside the new root and return an
  * O_PATH fd to it.  Intermediate directories are created as needed.
  */
-static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent, char **ret_name,
+static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent, const char **ret_name,
 		     struct nsb_error *e)
 {
 	char buf[NSB_MAX_PATH + 1];
@@ -95,7 +95,7 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 		if (last && ret_parent) {
 			/* The caller creates the entry itself (a symlink). */
 			*ret_parent = TAKE_FD(cur);
-			*ret_name = (char *)dest + (comp - buf) + 1;
+			*ret_name = dest + (comp - buf) + 1;
 			return 0;
 		}
 
@@ -366,7 +366,7 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 	case NSB_OP_SYSLINK:
 		if (pr->is_link) {
 			_cleanup_close_ int parent = -1;
-			char *name;
+			const char *name;
 			int r = make_dest(c->root_fd, op->dest, false, &parent, &name, e);
 			if (r < 0)
 				return r;
