@@ -145,35 +145,47 @@ static int gather_facts(struct nsb_error *e)
  */
 static void hint_not_found(struct nsb_error *se, const char *name)
 {
-	char found[PATH_MAX], real[PATH_MAX];
+	char found[PATH_MAX], dir[PATH_MAX];
 	const char *path = getenv("PATH");
 
 	found[0] = '\0';
 	if (strchr(name, '/')) {
-		if (access(name, F_OK) == 0 && realpath(name, real))
-			snprintf(found, sizeof(found), "%s", real);
+		if (!realpath(name, found)) {
+			nsb_error_hint(se, "'%s' does not exist outside the sandbox either", name);
+			return;
+		}
+		snprintf(dir, sizeof(dir), "%s", found);
+		char *sl = strrchr(dir, '/');
+		if (sl && sl != dir)
+			*sl = '\0';
+		nsb_error_hint(se, "'%s' exists outside the sandbox (real path '%s'): add --ro %s", name,
+			       found, dir);
+		return;
 	} else {
 		for (const char *d = path ? path : ""; *d && !found[0];) {
 			const char *end = strchrnul(d, ':');
-			char cand[PATH_MAX];
-			if (end > d && nsb_snprintf(cand, sizeof(cand), "%.*s/%s", (int)(end - d), d, name) >= 0 &&
-			    access(cand, X_OK) == 0 && realpath(cand, real))
-				snprintf(found, sizeof(found), "%s", real);
+			/* Only absolute PATH entries: a relative one means
+			 * nothing inside. */
+			if (end > d && *d == '/' &&
+			    nsb_snprintf(found, sizeof(found), "%.*s/%s", (int)(end - d), d, name) >= 0 &&
+			    access(found, X_OK) != 0)
+				found[0] = '\0';
+			else if (end == d || *d != '/')
+				found[0] = '\0';
 			d = *end ? end + 1 : end;
 		}
+		if (!found[0]) {
+			nsb_error_hint(se, "'%s' does not exist outside the sandbox either (searched the caller's PATH)",
+				       name);
+			return;
+		}
 	}
-	if (!found[0]) {
-		nsb_error_hint(se, "'%s' does not exist outside the sandbox either (searched the caller's PATH)",
-			       name);
-		return;
-	}
-	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", found);
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir)
 		*slash = '\0';
-	nsb_error_hint(se, "'%s' exists outside the sandbox at '%s': add --ro %s and run it by that path",
-		       name, found, dir);
+	nsb_error_hint(se, "'%s' exists outside the sandbox at '%s': add --ro %s and run it as %s", name,
+		       found, dir, found);
 }
 
 static int exit_code_for(const struct nsb_result *res)
