@@ -28,6 +28,18 @@ const char nsb_cli_usage[] =
 	"  --hostname NAME       hostname inside (default: nsbox)\n"
 	"  --share-net           keep the host network (default: only loopback)\n"
 	"\n"
+	"Limits and lifetime:\n"
+	"  --memory SIZE         memory limit (k/M/G/T suffixes; at least 1M)\n"
+	"  --pids N              at most N processes, nsbox's init included\n"
+	"  --cpus FRACTION       CPU time as a number of CPUs, e.g. 0.5 or 2 (cgroup v2 only)\n"
+	"  --timeout SECONDS     SIGTERM at the deadline, then SIGKILL (fractions allowed)\n"
+	"  --kill-after SECONDS  grace between SIGTERM and SIGKILL (default 2)\n"
+	"  --max-output BYTES    pass at most BYTES per stream, count and drain the rest\n"
+	"  --capture             put stdout and stderr into the record (default 1M each)\n"
+	"  --tmp-size SIZE       size of /tmp and of /dev/shm (default 256M)\n"
+	"  --cgroup-parent DIR   create the run's cgroup under DIR (a cgroup v2 directory)\n"
+	"  --require-cgroup      fail instead of falling back to rlimits\n"
+	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
 	"  --help                show this help and exit\n"
@@ -50,6 +62,16 @@ enum {
 	OPT_RESULT_FD,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_MEMORY,
+	OPT_PIDS,
+	OPT_CPUS,
+	OPT_TIMEOUT,
+	OPT_KILL_AFTER,
+	OPT_MAX_OUTPUT,
+	OPT_CAPTURE,
+	OPT_TMP_SIZE,
+	OPT_CGROUP_PARENT,
+	OPT_REQUIRE_CGROUP,
 };
 
 static const struct option long_options[] = {
@@ -65,6 +87,16 @@ static const struct option long_options[] = {
 	{"result-fd", required_argument, NULL, OPT_RESULT_FD},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
+	{"memory", required_argument, NULL, OPT_MEMORY},
+	{"pids", required_argument, NULL, OPT_PIDS},
+	{"cpus", required_argument, NULL, OPT_CPUS},
+	{"timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"kill-after", required_argument, NULL, OPT_KILL_AFTER},
+	{"max-output", required_argument, NULL, OPT_MAX_OUTPUT},
+	{"capture", no_argument, NULL, OPT_CAPTURE},
+	{"tmp-size", required_argument, NULL, OPT_TMP_SIZE},
+	{"cgroup-parent", required_argument, NULL, OPT_CGROUP_PARENT},
+	{"require-cgroup", no_argument, NULL, OPT_REQUIRE_CGROUP},
 	{NULL, 0, NULL, 0},
 };
 
@@ -72,6 +104,7 @@ void nsb_config_init(struct nsb_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->result_fd = -1;
+	c->kill_after_ms = NSB_DEFAULT_KILL_AFTER_MS;
 }
 
 static int usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
@@ -297,6 +330,58 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			c->result_fd = (int)fd;
 			break;
 		}
+		case OPT_MEMORY:
+			if (nsb_parse_size(optarg, NSB_MAX_MEMORY, &c->memory) < 0 ||
+			    c->memory < NSB_MIN_MEMORY)
+				return usage_err(e, EINVAL, "SIZE is bytes with an optional k, M, G or T suffix, from 1M to 1T",
+						 "--memory '%s': invalid size", optarg);
+			break;
+		case OPT_PIDS:
+			if (nsb_parse_uint(optarg, NSB_MAX_PIDS, &c->pids) < 0 || c->pids < 2)
+				return usage_err(e, EINVAL, "N counts nsbox's init too: at least 2, at most 4194304",
+						 "--pids '%s': invalid number of processes", optarg);
+			break;
+		case OPT_CPUS:
+			if (nsb_parse_milli(optarg, NSB_MAX_CPUS_MILLI, &c->cpus_milli) < 0 ||
+			    c->cpus_milli < 10)
+				return usage_err(e, EINVAL, "FRACTION is a number of CPUs from 0.01 to 1024, e.g. 0.5",
+						 "--cpus '%s': invalid CPU amount", optarg);
+			break;
+		case OPT_TIMEOUT:
+			if (nsb_parse_milli(optarg, NSB_MAX_TIMEOUT_MS, &c->timeout_ms) < 0 ||
+			    c->timeout_ms == 0)
+				return usage_err(e, EINVAL, "SECONDS is a positive number with up to 3 decimals, at most one year",
+						 "--timeout '%s': invalid duration", optarg);
+			break;
+		case OPT_KILL_AFTER:
+			if (nsb_parse_milli(optarg, NSB_MAX_KILL_AFTER_MS, &c->kill_after_ms) < 0)
+				return usage_err(e, EINVAL, "SECONDS is a number from 0 to 3600 with up to 3 decimals",
+						 "--kill-after '%s': invalid duration", optarg);
+			break;
+		case OPT_MAX_OUTPUT:
+			if (nsb_parse_size(optarg, NSB_MAX_OUTPUT, &c->max_output) < 0)
+				return usage_err(e, EINVAL, "BYTES is a size with an optional k, M, G or T suffix, at most 1T",
+						 "--max-output '%s': invalid size", optarg);
+			c->has_max_output = true;
+			break;
+		case OPT_CAPTURE:
+			c->capture = true;
+			break;
+		case OPT_TMP_SIZE:
+			if (nsb_parse_size(optarg, NSB_MAX_TMPFS_SIZE, &c->tmp_size) < 0 ||
+			    c->tmp_size < NSB_MIN_TMP_SIZE)
+				return usage_err(e, EINVAL, "SIZE is bytes with an optional k, M or G suffix, from 1M to 64G",
+						 "--tmp-size '%s': invalid size", optarg);
+			break;
+		case OPT_CGROUP_PARENT:
+			if (strlen(optarg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(optarg))
+				return usage_err(e, EINVAL, "give the cgroup directory as an absolute path, e.g. /sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice",
+						 "--cgroup-parent '%s': not a normalized absolute path", optarg);
+			c->cgroup_parent = optarg;
+			break;
+		case OPT_REQUIRE_CGROUP:
+			c->require_cgroup = true;
+			break;
 		case OPT_HELP:
 			c->help = true;
 			return 0;
@@ -311,6 +396,13 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 		}
 	}
 
+	if (c->capture && !c->has_max_output) {
+		c->max_output = NSB_DEFAULT_CAPTURE;
+		c->has_max_output = true;
+	}
+	if (c->capture && c->max_output > NSB_MAX_CAPTURE)
+		return usage_err(e, E2BIG, "captured output goes into the record: use at most --max-output 64M with --capture",
+				 "--max-output %llu: too large for --capture", (unsigned long long)c->max_output);
 	if (c->project && c->no_project)
 		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
 	if (optind >= argc)

@@ -18,6 +18,18 @@
 #define NSB_MAX_HOSTNAME   64         /* HOST_NAME_MAX */
 #define NSB_MAX_TMPFS_SIZE (64ull << 30)
 
+#define NSB_MAX_MEMORY	   (1ull << 40) /* --memory */
+#define NSB_MIN_MEMORY	   (1ull << 20)
+#define NSB_MAX_PIDS	   4194304      /* PID_MAX_LIMIT */
+#define NSB_MAX_CPUS_MILLI (1024 * 1000)
+#define NSB_MAX_TIMEOUT_MS (366ull * 24 * 3600 * 1000)
+#define NSB_MAX_KILL_AFTER_MS (3600ull * 1000)
+#define NSB_MAX_OUTPUT	   (1ull << 40) /* --max-output when passing through */
+#define NSB_MAX_CAPTURE	   (64ull << 20) /* --max-output with --capture: it all goes into the record */
+#define NSB_DEFAULT_CAPTURE (1ull << 20)
+#define NSB_MIN_TMP_SIZE   (1ull << 20)
+
+#define NSB_DEFAULT_KILL_AFTER_MS 2000
 #define NSB_DEFAULT_HOSTNAME "nsbox"
 #define NSB_DEFAULT_TMP_SIZE (256ull << 20) /* /tmp and /dev/shm */
 #define NSB_DEFAULT_TMPFS_SIZE (64ull << 20) /* --tmpfs DEST without :SIZE */
@@ -51,6 +63,19 @@ struct nsb_config {
 	bool share_net;       /* --share-net */
 	const char *hostname; /* NULL: NSB_DEFAULT_HOSTNAME */
 	int result_fd;        /* -1: none */
+
+	/* Limits and lifetime (0 = not set). */
+	uint64_t memory;        /* bytes */
+	uint64_t pids;          /* processes, init included */
+	uint64_t cpus_milli;    /* 1000 = one CPU */
+	uint64_t timeout_ms;
+	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */
+	bool has_max_output;
+	uint64_t max_output;    /* bytes per stream */
+	bool capture;
+	uint64_t tmp_size;      /* /tmp and /dev/shm; 0: the default */
+	const char *cgroup_parent;
+	bool require_cgroup;
 
 	bool help;
 	bool version;

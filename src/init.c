@@ -141,6 +141,14 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a)
 		fail(a, &e, 125);
 	}
 
+	/* Output through the supervisor's pump (--max-output, --capture). */
+	if (a->stdout_wr >= 0) {
+		if (dup2(a->stdout_wr, STDOUT_FILENO) < 0 || dup2(a->stderr_wr, STDERR_FILENO) < 0) {
+			nsb_error_set(&e, nsb_negerrno(), "fds", "connect stdout and stderr to the supervisor");
+			fail(a, &e, 125);
+		}
+	}
+
 	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
 	r = nsb_close_all_except(&a->err_wr, 1);
 	if (r < 0) {
@@ -151,6 +159,11 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a)
 	r = resolve_command(p, path, sizeof(path), &e);
 	if (r < 0)
 		fail(a, &e, strcmp(e.stage, NSB_STAGE_RESOLVE) == 0 ? 127 : 126);
+
+	/* Fallback limits last: nothing above may trip over them. */
+	r = nsb_limits_apply_rlimits(&p->limits, &e);
+	if (r < 0)
+		fail(a, &e, 125);
 
 	execve(path, p->argv, p->envp);
 	r = nsb_negerrno();
@@ -173,7 +186,7 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 {
 	const struct nsb_plan *p = a->plan;
 	struct nsb_error e = {0};
-	int keep[] = {a->sync_rd, a->err_wr, a->status_wr};
+	int keep[] = {a->sync_rd, a->err_wr, a->status_wr, a->stdout_wr, a->stderr_wr};
 	sigset_t mask;
 	pid_t payload;
 	char go;
@@ -267,8 +280,13 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 		payload_main(a);
 	}
 
-	/* From here on, EOF on the error pipe means the payload's exec worked. */
+	/* From here on, EOF on the error pipe means the payload's exec worked;
+	 * EOF on the output pipes, that the payload and all it started are gone. */
 	close(a->err_wr);
+	if (a->stdout_wr >= 0) {
+		close(a->stdout_wr);
+		close(a->stderr_wr);
+	}
 
 	for (;;) {
 		struct signalfd_siginfo si;

@@ -22,6 +22,8 @@ struct nsb_init_args {
 	int sync_rd;   /* supervisor → init: one byte once the id maps are written */
 	int err_wr;    /* init/payload → supervisor: struct nsb_error, CLOEXEC */
 	int status_wr; /* init → supervisor: the payload's wait status (int) */
+	int stdout_wr; /* payload's stdout/stderr when the supervisor pumps them, else -1 */
+	int stderr_wr;
 };
 
 /* Runs in the child created by clone; never returns. */

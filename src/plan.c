@@ -168,7 +168,8 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 	p->uid = f->uid;
 	p->gid = f->gid;
 	p->share_net = c->share_net;
-	p->tmp_size = NSB_DEFAULT_TMP_SIZE;
+	p->tmp_size = c->tmp_size ? c->tmp_size : NSB_DEFAULT_TMP_SIZE;
+	p->pipe_output = c->has_max_output || c->capture;
 	p->argv = c->cmd_argv;
 	p->argc = c->cmd_argc;
 	snprintf(p->hostname, sizeof(p->hostname), "%s",

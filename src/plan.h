@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "error.h"
+#include "limits.h"
 
 #define NSB_SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 #define NSB_SANDBOX_HOME "/tmp"
@@ -66,6 +67,8 @@ struct nsb_plan {
 	char hostname[NSB_MAX_HOSTNAME + 1];
 	bool share_net;
 	uint64_t tmp_size; /* /tmp and /dev/shm */
+	bool pipe_output;  /* stdout/stderr go through the supervisor (--max-output, --capture) */
+	struct nsb_limits limits; /* filled by the supervisor after nsb_limits_decide */
 	uid_t uid;
 	gid_t gid;
 

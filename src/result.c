@@ -5,6 +5,7 @@
  * callers may compare records textually, so fields are only ever appended.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -224,7 +225,88 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	put_str(j, "hostname", en->hostname);
 	put_str(j, "network", en->share_net ? "host" : "none");
 	put_str(j, "mount_api", en->mount_api);
+
+	nsb_json_key(j, "limits");
+	nsb_json_begin_object(j);
+	if (en->memory_via) {
+		nsb_json_key(j, "memory");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "bytes");
+		nsb_json_uint(j, en->memory_bytes);
+		put_str(j, "via", en->memory_via);
+		nsb_json_end_object(j);
+	}
+	if (en->pids_via) {
+		nsb_json_key(j, "pids");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "max");
+		nsb_json_uint(j, en->pids_max);
+		put_str(j, "via", en->pids_via);
+		nsb_json_end_object(j);
+	}
+	if (en->cpus_via) {
+		nsb_json_key(j, "cpus");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "millicpus");
+		nsb_json_uint(j, en->cpus_milli);
+		nsb_json_key(j, "quota_us");
+		nsb_json_uint(j, en->cpu_quota_us);
+		nsb_json_key(j, "period_us");
+		nsb_json_uint(j, en->cpu_period_us);
+		put_str(j, "via", en->cpus_via);
+		nsb_json_end_object(j);
+	}
+	if (en->timeout_ms) {
+		nsb_json_key(j, "timeout");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "ms");
+		nsb_json_uint(j, en->timeout_ms);
+		nsb_json_key(j, "kill_after_ms");
+		nsb_json_uint(j, en->kill_after_ms);
+		put_str(j, "via", "supervisor");
+		nsb_json_end_object(j);
+	}
+	if (en->has_max_output) {
+		nsb_json_key(j, "output");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "max_bytes");
+		nsb_json_uint(j, en->max_output);
+		put_bool(j, "capture", en->capture);
+		put_str(j, "via", "supervisor");
+		nsb_json_end_object(j);
+	}
+	if (en->tmp_size) {
+		nsb_json_key(j, "tmp");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "bytes");
+		nsb_json_uint(j, en->tmp_size);
+		put_str(j, "via", "tmpfs");
+		nsb_json_end_object(j);
+	}
 	nsb_json_end_object(j);
+
+	nsb_json_key(j, "cgroup");
+	if (en->cgroup_path) {
+		nsb_json_begin_object(j);
+		put_str(j, "path", en->cgroup_path);
+		put_str(j, "placement", en->cgroup_placement);
+		nsb_json_end_object(j);
+	} else {
+		nsb_json_null(j);
+	}
+	nsb_json_end_object(j);
+}
+
+/* Captured output; invalid UTF-8 is replaced, and flagged next to it. */
+static void put_captured(struct nsb_json *j, const char *name, const char *data, size_t len)
+{
+	char flag[32];
+
+	j->replaced_invalid_utf8 = false;
+	nsb_json_key(j, name);
+	nsb_json_string_len(j, data ? data : "", data ? len : 0);
+	snprintf(flag, sizeof(flag), "%s_invalid_utf8", name);
+	put_bool(j, flag, j->replaced_invalid_utf8);
 }
 
 int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
@@ -271,6 +353,10 @@ int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	put_bool(&j, "truncated", r->stdout_truncated || r->stderr_truncated);
 	put_bool(&j, "stdout_truncated", r->stdout_truncated);
 	put_bool(&j, "stderr_truncated", r->stderr_truncated);
+	if (r->captured) {
+		put_captured(&j, "stdout", r->stdout_data, r->stdout_len);
+		put_captured(&j, "stderr", r->stderr_data, r->stderr_len);
+	}
 
 	nsb_json_key(&j, "resources");
 	nsb_json_begin_object(&j);

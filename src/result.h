@@ -60,6 +60,23 @@ struct nsb_enforced {
 	const char *hostname;
 	bool share_net;
 	const char *mount_api; /* "new" (open_tree/mount_setattr) or "legacy" */
+
+	/* limits: a "via" of NULL means the limit was not asked for. */
+	uint64_t memory_bytes;
+	const char *memory_via; /* "cgroup" | "rlimit" */
+	uint64_t pids_max;
+	const char *pids_via;
+	uint64_t cpus_milli;
+	uint64_t cpu_quota_us, cpu_period_us;
+	const char *cpus_via;
+	uint64_t timeout_ms, kill_after_ms; /* timeout_ms 0: none */
+	bool has_max_output;
+	uint64_t max_output;
+	bool capture;
+	uint64_t tmp_size;
+
+	const char *cgroup_path;      /* NULL: no cgroup */
+	const char *cgroup_placement; /* "clone3" (CLONE_INTO_CGROUP) or "join" */
 };
 
 struct nsb_result {
@@ -83,6 +100,11 @@ struct nsb_result {
 	/* -1: null (output went straight to the caller's fds, not counted) */
 	int64_t stdout_bytes, stderr_bytes;
 	bool stdout_truncated, stderr_truncated;
+
+	/* --capture: the kept output ("stdout"/"stderr" appear only then) */
+	bool captured;
+	const char *stdout_data, *stderr_data;
+	size_t stdout_len, stderr_len;
 
 	/* resources: -1 means unknown (null) */
 	int64_t cpu_user_ms, cpu_sys_ms, memory_peak_bytes, pids_peak;

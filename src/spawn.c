@@ -29,7 +29,7 @@ static void close_pair(int p[2])
  * clone3 with no stack behaves like fork: the child continues here on a copy
  * of our stack.  Returns the pid (0 in the child) or -errno.
  */
-static pid_t do_clone(uint64_t flags, int *ret_pidfd, bool *ret_clone3)
+static pid_t do_clone(uint64_t flags, int cgroup_fd, int *ret_pidfd, bool *ret_clone3)
 {
 	struct clone_args args;
 	int pidfd = -1;
@@ -39,6 +39,10 @@ static pid_t do_clone(uint64_t flags, int *ret_pidfd, bool *ret_clone3)
 	args.flags = flags | CLONE_PIDFD;
 	args.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	args.exit_signal = SIGCHLD;
+	if (cgroup_fd >= 0) {
+		args.flags |= CLONE_INTO_CGROUP;
+		args.cgroup = (uint64_t)cgroup_fd;
+	}
 	pid = syscall(SYS_clone3, &args, sizeof(args));
 	if (pid >= 0) {
 		if (pid > 0)
@@ -49,7 +53,8 @@ static pid_t do_clone(uint64_t flags, int *ret_pidfd, bool *ret_clone3)
 	if (errno != ENOSYS)
 		return nsb_negerrno();
 
-	/* Fallback for kernels before 5.3: the same flags, no pidfd. */
+	/* Fallback for kernels before 5.3: the same flags, no pidfd; the
+	 * caller joins the cgroup before init is released. */
 	pid = syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL, NULL, 0);
 	if (pid < 0)
 		return nsb_negerrno();
@@ -58,9 +63,23 @@ static pid_t do_clone(uint64_t flags, int *ret_pidfd, bool *ret_clone3)
 	return (pid_t)pid;
 }
 
-int nsb_spawn(const struct nsb_plan *plan, struct nsb_sandbox *sb, struct nsb_error *e)
+/* Place a clone-fallback child into the cgroup before it runs anything. */
+static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	_cleanup_close_ int fd = openat(cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, buf, (size_t)n) != n)
+		return nsb_error_set(e, nsb_negerrno(), "cgroup", "move the sandbox into its cgroup");
+	return 0;
+}
+
+int nsb_spawn(const struct nsb_plan *plan, int cgroup_fd, struct nsb_sandbox *sb,
+	      struct nsb_error *e)
 {
 	int sync_p[2] = {-1, -1}, err_p[2] = {-1, -1}, status_p[2] = {-1, -1};
+	int out_p[2] = {-1, -1}, errout_p[2] = {-1, -1};
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 			 CLONE_NEWCGROUP;
 	int pidfd = -1, r;
@@ -75,8 +94,17 @@ int nsb_spawn(const struct nsb_plan *plan, struct nsb_sandbox *sb, struct nsb_er
 		r = nsb_error_set(e, nsb_negerrno(), "clone", "create pipes");
 		goto fail;
 	}
+	if (plan->pipe_output) {
+		if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(errout_p, O_CLOEXEC) < 0) {
+			r = nsb_error_set(e, nsb_negerrno(), "clone", "create output pipes");
+			goto fail;
+		}
+		/* Bigger pipes, fewer wakeups for the pump; best effort. */
+		fcntl(out_p[0], F_SETPIPE_SZ, 1 << 20);
+		fcntl(errout_p[0], F_SETPIPE_SZ, 1 << 20);
+	}
 
-	pid = do_clone(flags, &pidfd, &used_clone3);
+	pid = do_clone(flags, cgroup_fd, &pidfd, &used_clone3);
 	if (pid < 0) {
 		r = pid;
 		if (r == -EPERM || r == -EACCES || r == -ENOSPC || r == -EUSERS || r == -EINVAL)
@@ -91,16 +119,30 @@ int nsb_spawn(const struct nsb_plan *plan, struct nsb_sandbox *sb, struct nsb_er
 			.sync_rd = sync_p[0],
 			.err_wr = err_p[1],
 			.status_wr = status_p[1],
+			.stdout_wr = out_p[1],
+			.stderr_wr = errout_p[1],
 		};
 		close(sync_p[1]);
 		close(err_p[0]);
 		close(status_p[0]);
+		if (out_p[0] >= 0) {
+			close(out_p[0]);
+			close(errout_p[0]);
+		}
 		nsb_init_main(&a);
 	}
 
 	nsb_closep(&sync_p[0]);
 	nsb_closep(&err_p[1]);
 	nsb_closep(&status_p[1]);
+	nsb_closep(&out_p[1]);
+	nsb_closep(&errout_p[1]);
+
+	if (cgroup_fd >= 0 && !used_clone3) {
+		r = join_cgroup(cgroup_fd, pid, e);
+		if (r < 0)
+			goto kill_child;
+	}
 
 	r = nsb_userns_write_maps(pid, plan->uid, plan->gid, e);
 	if (r < 0) {
@@ -126,7 +168,10 @@ int nsb_spawn(const struct nsb_plan *plan, struct nsb_sandbox *sb, struct nsb_er
 	sb->pidfd = pidfd;
 	sb->err_rd = err_p[0];
 	sb->status_rd = status_p[0];
+	sb->stdout_rd = out_p[0];
+	sb->stderr_rd = errout_p[0];
 	sb->clone3 = used_clone3;
+	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
 	sb->namespaces = NSB_NS_USER | NSB_NS_MOUNT | NSB_NS_PID | NSB_NS_IPC | NSB_NS_UTS |
 			 NSB_NS_CGROUP | (plan->share_net ? 0 : NSB_NS_NET);
 	return 0;
@@ -142,6 +187,8 @@ fail:
 	close_pair(sync_p);
 	close_pair(err_p);
 	close_pair(status_p);
+	close_pair(out_p);
+	close_pair(errout_p);
 	return r;
 }
 
@@ -150,4 +197,6 @@ void nsb_sandbox_close(struct nsb_sandbox *sb)
 	nsb_closep(&sb->pidfd);
 	nsb_closep(&sb->err_rd);
 	nsb_closep(&sb->status_rd);
+	nsb_closep(&sb->stdout_rd);
+	nsb_closep(&sb->stderr_rd);
 }

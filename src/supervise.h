@@ -1,14 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The supervisor's wait: read the sandbox's setup error (if any), forward
- * signals to init, reap init, and turn what happened into the result record.
+ * signals to init, enforce the wall-clock timeout, pump and count output,
+ * reap init, and turn what happened into the result record.
  */
 #pragma once
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "result.h"
 #include "spawn.h"
+
+struct nsb_supervise_opts {
+	uint64_t timeout_ms;    /* 0: none */
+	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */
+	bool pipe_output;       /* sb->stdout_rd/stderr_rd are live */
+	uint64_t max_output;    /* per stream; UINT64_MAX: unbounded */
+	bool capture;           /* keep output for the record instead of passing it on */
+	/* Kill everything at once (cgroup.kill); NULL: SIGKILL init. */
+	int (*kill_all)(void *ud);
+	void *kill_ud;
+};
+
+/* Output kept for the record with --capture (malloc'd, up to max_output). */
+struct nsb_captured {
+	char *data;
+	size_t len;
+};
 
 /* Signals the supervisor forwards; main blocks them (and SIGCHLD) before
  * spawning so nothing is lost between clone and the wait loop. */
@@ -16,7 +36,9 @@ void nsb_supervise_sigset(sigset_t *ret);
 
 /*
  * Wait for the sandbox to finish and fill res (status, exit_code, signal,
- * setup_error, resources).  Returns 0, or -errno when supervising itself
+ * timed_out, setup_error, byte counts, resources from rusage).  out/err
+ * receive captured output.  Returns 0, or -errno when supervising itself
  * failed (e set; the sandbox has been killed).
  */
-int nsb_supervise(struct nsb_sandbox *sb, struct nsb_result *res, struct nsb_error *e);
+int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, struct nsb_result *res,
+		  struct nsb_captured *out, struct nsb_captured *err, struct nsb_error *e);

@@ -26,6 +26,39 @@ int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
+{
+	uint64_t whole = 0, frac = 0;
+	const char *p = s;
+	int digits = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		if (whole > UINT64_MAX / 10000)
+			return -ERANGE;
+	}
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (++digits > 3)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if (*p)
+		return -EINVAL;
+	if (whole * 1000 + frac > max_milli)
+		return -ERANGE;
+	*ret = whole * 1000 + frac;
+	return 0;
+}
+
 int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 {
 	uint64_t v = 0, mult = 1;

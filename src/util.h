@@ -20,6 +20,13 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret);
 /* Parse a plain unsigned decimal integer (no suffix, no sign) <= max. */
 int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret);
 
+/*
+ * Parse a non-negative decimal with at most three fractional digits ("2",
+ * "0.5", "1.250") into thousandths: "0.5" → 500.  Returns 0, -EINVAL or
+ * -ERANGE (> max_milli).
+ */
+int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret);
+
 /* True when p is absolute and has no empty, "." or ".." component and no
  * trailing slash (except "/" itself). */
 bool nsb_path_is_clean_abs(const char *p);
