@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgroup v2: one fresh cgroup per run, limits written before the payload
+ * exists, placement at clone time, kill, accounting, removal.
+ *
+ * Layout of one run (parent P is --cgroup-parent or derived from the
+ * caller's own cgroup, see nsb_cgroup_create):
+ *
+ *   P/nsbox-<pid>-<rand>/          limits live here (memory.max, pids.max, ...)
+ *   P/nsbox-<pid>-<rand>/sandbox/  the payload is cloned into this leaf
+ *
+ * Why two levels: the payload runs with the caller's uid mapped, and the
+ * caller owns every file of the cgroups it creates.  With CLONE_NEWCGROUP the
+ * sandbox's cgroup namespace root is the leaf, so even a cgroup2 mount made
+ * inside can never reach the limit files one level up.
+ *
+ * Module rule: never prints, never exits; every failure fills a struct
+ * nsb_error naming the file and the reason.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* "max" in a limit file; also "unknown" in struct nsb_cgroup_stats. */
+#define NSB_CGROUP_MAX UINT64_MAX
+
+#define NSB_CGROUP_PERIOD_US_DEFAULT 100000
+#define NSB_CGROUP_QUOTA_US_MIN	     1000 /* the kernel refuses smaller cpu.max quotas */
+#define NSB_CGROUP_CPUS_MAX	     4096 /* --cpus above this is a typo, not a machine */
+
+/* Controller bits; names as in cgroup.controllers. */
+enum {
+	NSB_CG_MEMORY = 1u << 0,
+	NSB_CG_PIDS = 1u << 1,
+	NSB_CG_CPU = 1u << 2,
+};
+
+struct nsb_cgroup_limits {
+	uint64_t memory_max;   /* bytes; 0: no limit */
+	uint64_t swap_max;     /* bytes, written only with memory_max; 0 (the default) means none */
+	uint64_t pids_max;     /* 0: no limit */
+	uint64_t cpu_quota_us; /* 0: no limit */
+	uint64_t cpu_period_us; /* 0: NSB_CGROUP_PERIOD_US_DEFAULT */
+};
+
+struct nsb_cgroup_opts {
+	const char *parent; /* --cgroup-parent: an absolute path in the cgroup2 mount, or NULL */
+	/* Where to read from; NULL means the real /proc/self files.  Tests
+	 * point these at fixtures and a fake tree. */
+	const char *mountinfo_path;
+	const char *proc_cgroup_path;
+	const char *proc_cgroups_path; /* /proc/cgroups: only to explain a missing controller */
+	bool clean_stale;	       /* remove nsbox-<deadpid>-* siblings first */
+};
+
+struct nsb_cgroup {
+	int fd;		      /* O_DIRECTORY of the leaf, for clone3's cgroup field */
+	int outer_fd;	      /* O_DIRECTORY of nsbox-<pid>-<rand> (limits, stats, kill) */
+	unsigned controllers; /* NSB_CG_* enabled for this run */
+	char path[4096];      /* absolute path of nsbox-<pid>-<rand> */
+	char leaf[4096];      /* absolute path of the leaf */
+};
+
+/* Values read after the run; NSB_CGROUP_MAX where the file is missing. */
+struct nsb_cgroup_stats {
+	uint64_t memory_peak;	    /* memory.peak, bytes */
+	uint64_t memory_max_events; /* memory.events "max": times memory.max was hit */
+	uint64_t oom_events;	    /* memory.events "oom" */
+	uint64_t oom_kill;	    /* memory.events "oom_kill" */
+	uint64_t pids_peak;	    /* pids.peak */
+	uint64_t pids_max_events;   /* pids.events "max": forks refused */
+	uint64_t cpu_usage_usec;    /* cpu.stat */
+	uint64_t cpu_user_usec;
+	uint64_t cpu_system_usec;
+	uint64_t cpu_nr_throttled;
+	uint64_t cpu_throttled_usec;
+};
+
+#define NSB_CGROUP_INIT                  \
+	{                                \
+		.fd = -1, .outer_fd = -1 \
+	}
+
+/*
+ * Can a run get the named controllers (NULL-terminated, e.g. "memory")?
+ * Returns 0 when it can; otherwise -errno with e naming the first missing
+ * controller and why (no cgroup2 mount, bound to a v1 hierarchy, not
+ * delegated by the parent, no write permission, processes in the way), so
+ * the supervisor can fall back to rlimits and say so.  Reads only.
+ */
+int nsb_cgroup_usable(const struct nsb_cgroup_opts *o, const char *const controllers[],
+		      struct nsb_error *e);
+
+/*
+ * Create the run's cgroup under the chosen parent, enable the controllers the
+ * limits need (memory and pids also for accounting, when available), write
+ * the limits and memory.oom.group=1, open the leaf.  On failure nothing is
+ * left behind.
+ */
+int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_limits *l,
+		      struct nsb_cgroup *ret, struct nsb_error *e);
+
+/* Kill every process of the run at once (cgroup.kill; signals each pid on
+ * kernels without it). */
+int nsb_cgroup_kill(const struct nsb_cgroup *cg, struct nsb_error *e);
+
+/* Read accounting; unknown values are NSB_CGROUP_MAX.  Fails only when the
+ * cgroup itself is gone. */
+int nsb_cgroup_read_stats(const struct nsb_cgroup *cg, struct nsb_cgroup_stats *ret,
+			  struct nsb_error *e);
+
+/* Kill what is left, remove leaf and outer cgroup (retrying while the kernel
+ * still counts dying tasks), close the fds.  cg is reset either way. */
+int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e);
+
+/*
+ * Remove nsbox-<pid>-* cgroups under parent_dir whose pid is dead: a crashed
+ * supervisor's leftovers.  Their processes are killed first.  Returns the
+ * number removed.
+ */
+int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e);
+
+/* "memory", "pids", "cpu" for an NSB_CG_* bit. */
+const char *nsb_cgroup_controller_name(unsigned bit);
+
+/* ---- pure helpers, exposed for unit tests ---- */
+
+/* Find the cgroup2 mount in mountinfo text: mount point and mount root. */
+int nsb_cgroup_parse_mountinfo(const char *text, char *ret_mnt, size_t mnt_size, char *ret_root,
+			       size_t root_size);
+
+/* The "0::PATH" line of /proc/self/cgroup text. */
+int nsb_cgroup_parse_proc_cgroup(const char *text, char *ret_path, size_t size);
+
+/* The value of "KEY VALUE" in a flat-keyed file (cpu.stat, memory.events). */
+int nsb_cgroup_parse_keyed(const char *text, const char *key, uint64_t *ret);
+
+/* A single number or "max" (memory.peak, pids.max). */
+int nsb_cgroup_parse_value(const char *text, uint64_t *ret);
+
+/* Is NAME a word of a space-separated list (cgroup.controllers)? */
+bool nsb_cgroup_list_has(const char *list, const char *name);
+
+/* --cpus FRACTION ("0.5", "2", "1.25") to a cpu.max quota, exactly, no floats. */
+int nsb_cgroup_cpus_to_quota(const char *fraction, uint64_t period_us, uint64_t *ret_quota_us);
+
+/* The cpu.max line: "QUOTA PERIOD" or "max PERIOD". */
+int nsb_cgroup_format_cpu_max(uint64_t quota_us, uint64_t period_us, char *buf, size_t size);
+
+/* "nsbox-<pid>-<hex>" → pid; -EINVAL for any other name. */
+int nsb_cgroup_parse_name(const char *name, pid_t *ret_pid);
+
+/* Join the cgroup2 mount point with a cgroup path relative to the mount root
+ * (/proc/self/cgroup paths); -EXDEV when the path is outside that root. */
+int nsb_cgroup_join(const char *mnt, const char *mnt_root, const char *cgpath, char *ret,
+		    size_t size);

@@ -1,0 +1,115 @@
+#!/bin/busybox sh
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# /init of the nsbox test VM.  Runs as pid 1 inside the initramfs: sets up a
+# pure cgroup v2 hierarchy with the memory, pids and cpu controllers, an
+# unprivileged user with a delegated subtree, runs every /tests/* in name
+# order and reports on the serial console:
+#
+#   VMTEST PASS <name>
+#   VMTEST FAIL <name>: <why>
+#   VMTEST DONE <N> passed, <M> failed
+#
+# A test may print its own PASS/FAIL lines (one executable, many checks);
+# one that prints none is judged by its exit status.  Then powers off.
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /root /etc
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t cgroup2 none /sys/fs/cgroup
+# Everything under the test run's control goes to the console, which the
+# host reads back as the serial log.
+exec >/dev/console 2>&1 </dev/null
+
+CG=/sys/fs/cgroup
+VMUSER=nsbuser
+VMUID=1000
+DELEG=$CG/deleg
+
+setup() {
+	echo "+memory +pids +cpu" >"$CG/cgroup.subtree_control" || return 1
+
+	cat >/etc/passwd <<PASSWD
+root:x:0:0:root:/root:/bin/sh
+$VMUSER:x:$VMUID:$VMUID:nsbox VM test user:/home/$VMUSER:/bin/sh
+PASSWD
+	cat >/etc/group <<GROUP
+root:x:0:
+$VMUSER:x:$VMUID:
+GROUP
+	mkdir -p "/home/$VMUSER" && chown "$VMUID:$VMUID" "/home/$VMUSER"
+
+	# Delegate $DELEG to the user the way systemd does for user@.service:
+	# the directory and the three files that move processes or enable
+	# controllers.  The user's shell lives in the leaf "session", so its
+	# own cgroup has processes and nsbox must create siblings of it.
+	mkdir -p "$DELEG/session" || return 1
+	echo "+memory +pids +cpu" >"$DELEG/cgroup.subtree_control" || return 1
+	for d in "$DELEG" "$DELEG/session"; do
+		chown "$VMUID:$VMUID" "$d" "$d/cgroup.procs" \
+			"$d/cgroup.subtree_control" "$d/cgroup.threads" || return 1
+	done
+}
+
+# as-user CMD...: run CMD as the unprivileged user inside its session cgroup.
+cat >/bin/as-user <<'ASUSER'
+#!/bin/sh
+echo $$ >/sys/fs/cgroup/deleg/session/cgroup.procs || exit 125
+exec chpst -u nsbuser:nsbuser env HOME=/home/nsbuser USER=nsbuser "$@"
+ASUSER
+chmod 0755 /bin/as-user
+
+passed=0
+failed=0
+
+pass() {
+	echo "VMTEST PASS $1"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "VMTEST FAIL $1: $2"
+	failed=$((failed + 1))
+}
+
+read -r up _ </proc/uptime
+echo "VMTEST BOOT uptime=${up}s kernel=$(uname -r)"
+
+if setup; then
+	pass vm-setup
+else
+	fail vm-setup "cgroup2 / delegation setup failed"
+fi
+
+timeout_s=$(sed -n 's/.*nsb_vm_timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
+timeout_s=${timeout_s:-120}
+
+for t in /tests/*; do
+	[ -x "$t" ] || continue
+	name=${t##*/}
+	name=${name%.sh}
+	out=/tmp/out.$name
+	timeout "$timeout_s" "$t" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	p=$(grep -c '^VMTEST PASS ' "$out")
+	f=$(grep -c '^VMTEST FAIL ' "$out")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		fail "$name" "exit status $rc$([ "$rc" -eq 143 ] && echo ' (timeout)')"
+	elif [ "$rc" -eq 0 ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		pass "$name"
+	fi
+done
+
+read -r up _ </proc/uptime
+echo "VMTEST DONE $passed passed, $failed failed (uptime ${up}s)"
+sync
+poweroff -f
