@@ -22,13 +22,15 @@ static inline void nsb_freep(void *p)
 	free(*(void **)p);
 }
 
-/* close() that keeps errno, so a cleanup never clobbers the error we return. */
+/* close() that keeps errno, so a cleanup never clobbers the error we return,
+ * and forgets the fd, so a second close can never hit a reused number. */
 static inline void nsb_closep(int *fd)
 {
 	if (*fd >= 0) {
 		int saved = errno;
 		close(*fd);
 		errno = saved;
+		*fd = -1;
 	}
 }
 

@@ -4,6 +4,7 @@
  * This is the only place that prints a fatal error and exits.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -14,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "cli.h"
+#include "limits.h"
 #include "init.h"
 #include "plan.h"
 #include "result.h"
@@ -231,6 +234,151 @@ static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int6
 	return finish(res, start);
 }
 
+static struct nsb_cgroup cg = NSB_CGROUP_INIT;
+static struct nsb_captured cap_out, cap_err;
+
+static int kill_cgroup(void *ud)
+{
+	return nsb_cgroup_kill(ud, NULL);
+}
+
+/*
+ * Choose the mechanism for each limit and create the run's cgroup.  cgroup v2
+ * first; the rlimit fallback only where DESIGN allows it, announced on
+ * stderr and in the record.
+ */
+static int setup_limits(struct nsb_error *e)
+{
+	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
+	const char *need[4];
+	size_t n = 0;
+	struct nsb_error why = {0};
+	bool wanted = cfg.memory || cfg.pids || cfg.cpus_milli;
+	bool cg_ok;
+	int r;
+
+	if (cfg.memory)
+		need[n++] = "memory";
+	if (cfg.pids)
+		need[n++] = "pids";
+	if (cfg.cpus_milli)
+		need[n++] = "cpu";
+	need[n] = NULL;
+
+	cg_ok = nsb_cgroup_usable(&cgo, need, &why) == 0;
+	if (!cg_ok && (cfg.cgroup_parent || cfg.require_cgroup)) {
+		nsb_error_setx(e, why.err ? why.err : EOPNOTSUPP, "cgroup", "%s%s",
+			       cfg.cgroup_parent ? "--cgroup-parent: " : "--require-cgroup: ", why.message);
+		if (why.hint[0])
+			nsb_error_hint(e, "%s", why.hint);
+		return -e->err;
+	}
+
+	r = nsb_limits_decide(&cfg, cg_ok, why.message, getuid(), &plan.limits, e);
+	if (r < 0)
+		return r;
+
+	/* One line per limit that a weaker mechanism enforces. */
+	if (plan.limits.memory_via == NSB_VIA_RLIMIT)
+		fprintf(stderr, "nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
+			why.message);
+	if (plan.limits.pids_via == NSB_VIA_RLIMIT)
+		fprintf(stderr, "nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
+			why.message);
+
+	/* Without limits a cgroup is still worth having (accounting, one-shot
+	 * kill) when it is freely available; nothing was asked, so its absence
+	 * changes nothing that was promised. */
+	if (!cg_ok)
+		return 0;
+	struct nsb_cgroup_limits lim = {
+		.memory_max = cfg.memory,
+		.pids_max = cfg.pids,
+		.cpu_quota_us = cfg.cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000,
+		.cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT,
+	};
+	r = nsb_cgroup_create(&cgo, &lim, &cg, e);
+	if (r < 0 && !wanted && !cfg.require_cgroup) {
+		fprintf(stderr, "nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
+			e->message);
+		nsb_error_clear(e);
+		plan.limits.use_cgroup = false;
+		return 0;
+	}
+	return r;
+}
+
+/* Accounting from the cgroup, the oom verdict, and removal. */
+static void cgroup_finish(struct nsb_result *res)
+{
+	struct nsb_cgroup_stats st;
+	struct nsb_error e = {0};
+
+	if (cg.fd < 0)
+		return;
+	if (nsb_cgroup_read_stats(&cg, &st, &e) == 0) {
+		if (st.memory_peak != NSB_CGROUP_MAX)
+			res->memory_peak_bytes = (int64_t)st.memory_peak;
+		if (st.pids_peak != NSB_CGROUP_MAX)
+			res->pids_peak = (int64_t)st.pids_peak;
+		if (st.cpu_user_usec != NSB_CGROUP_MAX)
+			res->cpu_user_ms = (int64_t)(st.cpu_user_usec / 1000);
+		if (st.cpu_system_usec != NSB_CGROUP_MAX)
+			res->cpu_sys_ms = (int64_t)(st.cpu_system_usec / 1000);
+		/* memory.oom.group kills the whole sandbox, init first or not:
+		 * a SIGKILL with an oom_kill event is the OOM killer's work. */
+		if (st.oom_kill != NSB_CGROUP_MAX && st.oom_kill > 0 &&
+		    (res->status == NSB_STATUS_SIGNALED || res->status == NSB_STATUS_EXITED) &&
+		    (res->signal == SIGKILL || res->status == NSB_STATUS_SIGNALED)) {
+			res->status = NSB_STATUS_OOM_KILLED;
+			res->oom_killed = true;
+			res->signal = SIGKILL;
+			res->exit_code_set = false;
+			res->reason = "the memory limit was reached and the kernel's OOM killer stopped the sandbox";
+		}
+	} else {
+		fprintf(stderr, "nsbox: warning: %s\n", e.message);
+	}
+	nsb_error_clear(&e);
+	if (nsb_cgroup_destroy(&cg, &e) < 0)
+		fprintf(stderr, "nsbox: warning: %s\n", e.message);
+}
+
+static void fill_enforced(struct nsb_result *res, const struct nsb_sandbox *sbx)
+{
+	struct nsb_enforced *en = &res->enforced;
+	const struct nsb_limits *l = &plan.limits;
+
+	res->has_enforced = true;
+	en->namespaces = sbx->namespaces;
+	en->caps_dropped = true;
+	en->no_new_privs = true;
+	en->hostname = plan.hostname;
+	en->share_net = plan.share_net;
+	en->mount_api = "new";
+	en->memory_bytes = l->memory;
+	en->memory_via = nsb_via_name(l->memory_via);
+	en->pids_max = l->pids;
+	en->pids_via = nsb_via_name(l->pids_via);
+	en->cpus_milli = l->cpus_milli;
+	en->cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT;
+	en->cpu_quota_us = l->cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000;
+	en->cpus_via = nsb_via_name(l->cpus_via);
+	en->timeout_ms = cfg.timeout_ms;
+	en->kill_after_ms = cfg.kill_after_ms;
+	en->has_max_output = cfg.has_max_output;
+	en->max_output = cfg.max_output;
+	en->capture = cfg.capture;
+	en->tmp_size = plan.tmp_size;
+	if (cg.fd >= 0) {
+		/* cg is reset when the cgroup is removed; the record outlives it. */
+		static char path[sizeof(cg.path)];
+		snprintf(path, sizeof(path), "%s", cg.path);
+		en->cgroup_path = path;
+		en->cgroup_placement = sbx->cgroup_joined ? "join" : "clone3";
+	}
+}
+
 int main(int argc, char *argv[])
 {
 	int64_t start = now_ms();
@@ -273,12 +421,7 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		return usage_failure(&res, &e, start);
 
-	/* Blocked before clone so no signal is lost before the wait loop;
-	 * init inherits the mask and reads them from its own signalfd. */
-	nsb_supervise_sigset(&mask);
-	sigprocmask(SIG_BLOCK, &mask, &old);
-
-	r = nsb_spawn(&plan, &sb, &e);
+	r = setup_limits(&e);
 	if (r < 0) {
 		res.status = NSB_STATUS_SETUP_FAILED;
 		res.has_setup_error = true;
@@ -287,7 +430,34 @@ int main(int argc, char *argv[])
 		return finish(&res, start);
 	}
 
-	r = nsb_supervise(&sb, &res, &e);
+	/* Blocked before clone so no signal is lost before the wait loop;
+	 * init inherits the mask and reads them from its own signalfd. */
+	nsb_supervise_sigset(&mask);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	/* A caller that closed its end of our stdout must not kill us
+	 * before the record is written. */
+	signal(SIGPIPE, SIG_IGN);
+
+	r = nsb_spawn(&plan, cg.fd, &sb, &e);
+	if (r < 0) {
+		res.status = NSB_STATUS_SETUP_FAILED;
+		res.has_setup_error = true;
+		res.setup_error = e;
+		cgroup_finish(&res);
+		nsb_plan_free(&plan);
+		return finish(&res, start);
+	}
+
+	struct nsb_supervise_opts so = {
+		.timeout_ms = cfg.timeout_ms,
+		.kill_after_ms = cfg.kill_after_ms,
+		.pipe_output = plan.pipe_output,
+		.max_output = cfg.has_max_output ? cfg.max_output : UINT64_MAX,
+		.capture = cfg.capture,
+		.kill_all = cg.fd >= 0 ? kill_cgroup : NULL,
+		.kill_ud = &cg,
+	};
+	r = nsb_supervise(&sb, &so, &res, &cap_out, &cap_err, &e);
 	nsb_sandbox_close(&sb);
 	if (r < 0) {
 		res.status = NSB_STATUS_SETUP_FAILED;
@@ -295,13 +465,15 @@ int main(int argc, char *argv[])
 		res.setup_error = e;
 	} else if (res.status != NSB_STATUS_SETUP_FAILED) {
 		/* The sandbox was fully built: say what it enforced. */
-		res.has_enforced = true;
-		res.enforced.namespaces = sb.namespaces;
-		res.enforced.caps_dropped = true;
-		res.enforced.no_new_privs = true;
-		res.enforced.hostname = plan.hostname;
-		res.enforced.share_net = plan.share_net;
-		res.enforced.mount_api = "new";
+		fill_enforced(&res, &sb);
+	}
+	cgroup_finish(&res);
+	if (cfg.capture) {
+		res.captured = true;
+		res.stdout_data = cap_out.data;
+		res.stdout_len = cap_out.len;
+		res.stderr_data = cap_err.data;
+		res.stderr_len = cap_err.len;
 	}
 	if (res.status == NSB_STATUS_EXEC_FAILED &&
 	    strcmp(res.setup_error.stage, NSB_STAGE_RESOLVE) == 0 && !res.setup_error.hint[0])
@@ -309,5 +481,7 @@ int main(int argc, char *argv[])
 
 	r = finish(&res, start);
 	nsb_plan_free(&plan);
+	free(cap_out.data);
+	free(cap_err.data);
 	return r;
 }
