@@ -476,20 +476,20 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 		return nsb_error_hint(e, "run under a delegated cgroup (systemd-run --user --scope "
 					 "-p Delegate=yes ...) or pass --cgroup-parent DIR");
 	}
-	if (need_enable) {
-		if (has_procs && !is_root) {
-			nsb_error_setx(e, EBUSY, STAGE,
-				       "cannot enable controllers in '%s': it has processes "
-				       "(cgroup v2 allows no processes in a cgroup with "
-				       "controllers enabled)",
-				       dir);
-			return nsb_error_hint(
-				e, "pass --cgroup-parent naming an empty delegated cgroup");
-		}
-		if (faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
-			return nsb_error_set(e, errno, STAGE, "cannot enable controllers in '%s'",
-					     dir);
+	/* A parent with processes of its own is refused even when nothing is
+	 * left to enable: the kernel would never let it enable a controller
+	 * later (no internal processes), so the run would get no accounting,
+	 * and its children could not be controller-enabled either.  Only the
+	 * root cgroup is exempt from the rule. */
+	if (has_procs && !is_root) {
+		nsb_error_setx(e, EBUSY, STAGE,
+			       "cannot create the run's cgroup under '%s': it has processes, and "
+			       "cgroup v2 lets no cgroup hold both processes and controllers",
+			       dir);
+		return nsb_error_hint(e, "pass --cgroup-parent naming an empty delegated cgroup");
 	}
+	if (need_enable && faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
+		return nsb_error_set(e, errno, STAGE, "cannot enable controllers in '%s'", dir);
 	/* CLONE_INTO_CGROUP moves a task from our cgroup into the new one: the
 	 * kernel wants write access to cgroup.procs of their common ancestor,
 	 * which is DIR itself for the parents we derive. */
