@@ -18,10 +18,10 @@ VM_NSBOX    := $(if $(wildcard src/main.c),$(BUILD)/nsbox)
 
 # Static, so the image needs no libraries for it; only the module under test
 # and the error contract are linked.
-$(VM_CGTEST): tests/vm/cgtest.c src/cgroup.c src/cgroup.h src/error.c src/error.h src/macro.h
+$(VM_CGTEST): tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/cgroup.h src/error.c src/error.h src/macro.h
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Isrc -static \
-		-o $@ tests/vm/cgtest.c src/cgroup.c src/error.c
+		-o $@ tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/error.c
 
 check-vm: $(VM_NSBOX) $(VM_CGTEST)
 	@set -e; kernel=$$(sh tests/vm/fetch-kernel.sh $(VM_DIR)/kernel); \
