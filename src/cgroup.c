@@ -17,9 +17,8 @@
 #include "cgroup.h"
 #include "macro.h"
 
-#define STAGE	    "cgroup"
-#define LEAF_NAME   "sandbox"
-#define NAME_PREFIX "nsbox-"
+#define STAGE	  "cgroup"
+#define LEAF_NAME "sandbox"
 /* mountinfo on a busy host is large; cgroup files are tiny. */
 #define PROC_FILE_MAX (4u << 20)
 #define CG_FILE_MAX   65536
@@ -34,251 +33,6 @@ static const struct {
 	{NSB_CG_PIDS, "pids"},
 	{NSB_CG_CPU, "cpu"},
 };
-
-/* ---- pure helpers ---- */
-
-/* Copy a mountinfo field, decoding the kernel's \ooo escapes (space, tab,
- * newline, backslash). */
-static int unescape_field(const char *s, size_t len, char *out, size_t size)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		if (c == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
-		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-			c = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-			i += 3;
-		}
-		if (o + 1 >= size)
-			return -ENAMETOOLONG;
-		out[o++] = c;
-	}
-	out[o] = '\0';
-	return 0;
-}
-
-int nsb_cgroup_parse_mountinfo(const char *text, char *ret_mnt, size_t mnt_size, char *ret_root,
-			       size_t root_size)
-{
-	char best_mnt[PATH_MAX], best_root[PATH_MAX];
-	bool found = false;
-
-	for (const char *line = text; line && *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t linelen = eol ? (size_t)(eol - line) : strlen(line);
-		const char *f[5] = {0};
-		size_t flen[5] = {0};
-		const char *p = line, *end = line + linelen;
-		int n = 0;
-
-		/* id parent major:minor root mountpoint ... - fstype source opts */
-		while (p < end && n < 5) {
-			while (p < end && *p == ' ')
-				p++;
-			const char *start = p;
-			while (p < end && *p != ' ')
-				p++;
-			if (p > start) {
-				f[n] = start;
-				flen[n++] = (size_t)(p - start);
-			}
-		}
-		const char *sep = n == 5 ? strstr(p, " - ") : NULL;
-		if (sep && sep < end) {
-			const char *fs = sep + 3;
-			if ((size_t)(end - fs) > 8 && !strncmp(fs, "cgroup2 ", 8)) {
-				char mnt[PATH_MAX], root[PATH_MAX];
-				if (unescape_field(f[4], flen[4], mnt, sizeof(mnt)) == 0 &&
-				    unescape_field(f[3], flen[3], root, sizeof(root)) == 0) {
-					/* Prefer a mount of the whole hierarchy (root "/")
-					 * over a bind of a subtree; otherwise the first. */
-					if (!found ||
-					    (strcmp(best_root, "/") && !strcmp(root, "/"))) {
-						strcpy(best_mnt, mnt);
-						strcpy(best_root, root);
-						found = true;
-					}
-				}
-			}
-		}
-		line = eol ? eol + 1 : NULL;
-	}
-	if (!found)
-		return -ENOENT;
-	if (strlen(best_mnt) >= mnt_size || strlen(best_root) >= root_size)
-		return -ENAMETOOLONG;
-	strcpy(ret_mnt, best_mnt);
-	strcpy(ret_root, best_root);
-	return 0;
-}
-
-int nsb_cgroup_parse_proc_cgroup(const char *text, char *ret_path, size_t size)
-{
-	for (const char *line = text; line && *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		if (len >= 3 && !strncmp(line, "0::", 3)) {
-			const char *path = line + 3;
-			len -= 3;
-			if (len == 0 || path[0] != '/')
-				return -EINVAL;
-			if (len >= size)
-				return -ENAMETOOLONG;
-			memcpy(ret_path, path, len);
-			ret_path[len] = '\0';
-			return 0;
-		}
-		line = eol ? eol + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
-static int parse_u64(const char *s, size_t len, uint64_t *ret)
-{
-	uint64_t v = 0;
-	if (len == 0)
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		unsigned d = (unsigned)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-	}
-	*ret = v;
-	return 0;
-}
-
-int nsb_cgroup_parse_value(const char *text, uint64_t *ret)
-{
-	size_t len = strcspn(text, "\n");
-	if (len == 3 && !strncmp(text, "max", 3)) {
-		*ret = NSB_CGROUP_MAX;
-		return 0;
-	}
-	return parse_u64(text, len, ret);
-}
-
-int nsb_cgroup_parse_keyed(const char *text, const char *key, uint64_t *ret)
-{
-	size_t klen = strlen(key);
-	for (const char *line = text; line && *line;) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		if (len > klen && !strncmp(line, key, klen) && line[klen] == ' ')
-			return parse_u64(line + klen + 1, len - klen - 1, ret);
-		line = eol ? eol + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
-bool nsb_cgroup_list_has(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; *p;) {
-		p += strspn(p, " \t\n");
-		size_t w = strcspn(p, " \t\n");
-		if (w == n && !strncmp(p, name, n))
-			return true;
-		p += w;
-	}
-	return false;
-}
-
-int nsb_cgroup_cpus_to_quota(const char *fraction, uint64_t period_us, uint64_t *ret_quota_us)
-{
-	uint64_t ip = 0, fp = 0, scale = 1;
-	size_t il, fl = 0;
-	int r;
-
-	if (!fraction || period_us < 1000 || period_us > 1000000)
-		return -EINVAL;
-	il = strspn(fraction, "0123456789");
-	if (il == 0 || il > 6)
-		return il ? -ERANGE : -EINVAL;
-	r = parse_u64(fraction, il, &ip);
-	if (r < 0)
-		return r;
-	if (fraction[il] == '.') {
-		fl = strspn(fraction + il + 1, "0123456789");
-		/* More than 9 digits cannot change a microsecond quota. */
-		if (fl == 0 || fl > 9)
-			return -EINVAL;
-		r = parse_u64(fraction + il + 1, fl, &fp);
-		if (r < 0)
-			return r;
-		for (size_t i = 0; i < fl; i++)
-			scale *= 10;
-		if (fraction[il + 1 + fl] != '\0')
-			return -EINVAL;
-	} else if (fraction[il] != '\0') {
-		return -EINVAL;
-	}
-	if (ip > NSB_CGROUP_CPUS_MAX || (ip == NSB_CGROUP_CPUS_MAX && fp > 0))
-		return -ERANGE;
-	/* ip <= 4096 and period <= 1e6, fp < 1e9: no overflow in 64 bits. */
-	uint64_t q = ip * period_us + fp * period_us / scale;
-	if (q < NSB_CGROUP_QUOTA_US_MIN)
-		return -ERANGE;
-	*ret_quota_us = q;
-	return 0;
-}
-
-int nsb_cgroup_format_cpu_max(uint64_t quota_us, uint64_t period_us, char *buf, size_t size)
-{
-	int n;
-	if (period_us == 0)
-		period_us = NSB_CGROUP_PERIOD_US_DEFAULT;
-	if (quota_us == 0 || quota_us == NSB_CGROUP_MAX)
-		n = snprintf(buf, size, "max %" PRIu64, period_us);
-	else
-		n = snprintf(buf, size, "%" PRIu64 " %" PRIu64, quota_us, period_us);
-	if (n < 0 || (size_t)n >= size)
-		return -ENOBUFS;
-	return n;
-}
-
-int nsb_cgroup_parse_name(const char *name, pid_t *ret_pid)
-{
-	size_t pl = strlen(NAME_PREFIX);
-	uint64_t pid;
-	if (strncmp(name, NAME_PREFIX, pl))
-		return -EINVAL;
-	const char *p = name + pl;
-	size_t dl = strspn(p, "0123456789");
-	if (dl == 0 || p[dl] != '-' || parse_u64(p, dl, &pid) < 0 || pid == 0 || pid > INT_MAX)
-		return -EINVAL;
-	const char *hex = p + dl + 1;
-	size_t hl = strspn(hex, "0123456789abcdef");
-	if (hl == 0 || hex[hl] != '\0')
-		return -EINVAL;
-	*ret_pid = (pid_t)pid;
-	return 0;
-}
-
-int nsb_cgroup_join(const char *mnt, const char *mnt_root, const char *cgpath, char *ret,
-		    size_t size)
-{
-	const char *rel = cgpath;
-	size_t rl = strlen(mnt_root);
-	int n;
-
-	if (cgpath[0] != '/')
-		return -EINVAL;
-	if (strcmp(mnt_root, "/")) {
-		/* A bind of a subtree: the cgroup must lie inside it. */
-		if (strncmp(cgpath, mnt_root, rl) || (cgpath[rl] != '/' && cgpath[rl] != '\0'))
-			return -EXDEV;
-		rel = cgpath + rl;
-	}
-	if (!strcmp(rel, "/"))
-		rel = "";
-	n = snprintf(ret, size, "%s%s", mnt, rel);
-	if (n < 0 || (size_t)n >= size)
-		return -ENAMETOOLONG;
-	return 0;
-}
 
 /* ---- file helpers ---- */
 
@@ -476,20 +230,20 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 		return nsb_error_hint(e, "run under a delegated cgroup (systemd-run --user --scope "
 					 "-p Delegate=yes ...) or pass --cgroup-parent DIR");
 	}
-	if (need_enable) {
-		if (has_procs && !is_root) {
-			nsb_error_setx(e, EBUSY, STAGE,
-				       "cannot enable controllers in '%s': it has processes "
-				       "(cgroup v2 allows no processes in a cgroup with "
-				       "controllers enabled)",
-				       dir);
-			return nsb_error_hint(
-				e, "pass --cgroup-parent naming an empty delegated cgroup");
-		}
-		if (faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
-			return nsb_error_set(e, errno, STAGE, "cannot enable controllers in '%s'",
-					     dir);
+	/* A parent with processes of its own is refused even when nothing is
+	 * left to enable: the kernel would never let it enable a controller
+	 * later (no internal processes), so the run would get no accounting,
+	 * and its children could not be controller-enabled either.  Only the
+	 * root cgroup is exempt from the rule. */
+	if (has_procs && !is_root) {
+		nsb_error_setx(e, EBUSY, STAGE,
+			       "cannot create the run's cgroup under '%s': it has processes, and "
+			       "cgroup v2 lets no cgroup hold both processes and controllers",
+			       dir);
+		return nsb_error_hint(e, "pass --cgroup-parent naming an empty delegated cgroup");
 	}
+	if (need_enable && faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
+		return nsb_error_set(e, errno, STAGE, "cannot enable controllers in '%s'", dir);
 	/* CLONE_INTO_CGROUP moves a task from our cgroup into the new one: the
 	 * kernel wants write access to cgroup.procs of their common ancestor,
 	 * which is DIR itself for the parents we derive. */
@@ -807,7 +561,8 @@ int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_l
 		uint64_t rnd;
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			return nsb_error_set(e, errno, STAGE, "getrandom");
-		snprintf(name, sizeof(name), NAME_PREFIX "%d-%016" PRIx64, (int)getpid(), rnd);
+		snprintf(name, sizeof(name), NSB_CGROUP_NAME_PREFIX "%d-%016" PRIx64, (int)getpid(),
+			 rnd);
 		if (mkdirat(pfd, name, 0755) == 0)
 			break;
 		if (errno != EEXIST || attempt >= 3)

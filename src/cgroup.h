@@ -29,6 +29,9 @@
 /* "max" in a limit file; also "unknown" in struct nsb_cgroup_stats. */
 #define NSB_CGROUP_MAX UINT64_MAX
 
+/* Runs are named <prefix><supervisor pid>-<64 random bits, hex>. */
+#define NSB_CGROUP_NAME_PREFIX "nsbox-"
+
 #define NSB_CGROUP_PERIOD_US_DEFAULT 100000
 #define NSB_CGROUP_QUOTA_US_MIN	     1000 /* the kernel refuses smaller cpu.max quotas */
 #define NSB_CGROUP_CPUS_MAX	     4096 /* --cpus above this is a typo, not a machine */

@@ -349,7 +349,7 @@ Test(cgroup_tree, parent_option_with_processes_is_refused)
 	snprintf(p, sizeof(p), "%s/cg/user/session", tree);
 	opts.parent = p;
 	cr_assert(eq(int, nsb_cgroup_usable(&opts, names, &e), -EBUSY));
-	cr_expect(not(eq(ptr, strstr(e.message, "has processes"), NULL)), "%s", e.message);
+	cr_expect(not(eq(ptr, strstr(e.message, "it has processes"), NULL)), "%s", e.message);
 }
 
 Test(cgroup_tree, parent_option_outside_mount_is_refused)

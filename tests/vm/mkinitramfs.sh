@@ -29,13 +29,16 @@ fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 busybox=$(command -v busybox || true)
-if [ -z "$busybox" ] || ! file -L "$busybox" | grep -q 'statically linked'; then
+# ldd fails on a static executable ("not a dynamic executable").
+if [ -z "$busybox" ] || ldd "$busybox" >/dev/null 2>&1; then
 	echo "mkinitramfs: need a static busybox (apt-get install busybox-static)" >&2
 	exit 1
 fi
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT INT TERM
+# mktemp makes it 0700; it becomes the VM's /, which the test user must traverse.
+chmod 0755 "$root"
 mkdir -p "$root/bin" "$root/tests" "$root/etc" "$root/proc" "$root/sys" \
 	"$root/dev" "$root/tmp" "$root/root"
 cp "$busybox" "$root/bin/busybox"
