@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -120,9 +121,11 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 {
 	(void)st;
 	(void)ftw;
-	if (flag == FTW_DP)
+	if (flag == FTW_DP) {
+		/* A test may have mounted something here (in its own namespace). */
+		umount2(path, MNT_DETACH);
 		rmdir(path);
-	else
+	} else
 		unlink(path);
 	return 0;
 }
