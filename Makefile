@@ -67,7 +67,8 @@ all: $(BUILD)/nsbox
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
 
 $(BUILD)/nsbox: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -34,6 +34,7 @@ struct nsb_mount_arg {
 	size_t src_len;   /* length of src inside the argument (it may end at ':') */
 	const char *dest; /* absolute path inside, or NULL: same as the source */
 	uint64_t size;    /* tmpfs size in bytes */
+	char dest_buf[NSB_MAX_PATH + 1]; /* storage for a --tmpfs DEST cut at ':' */
 	int argv_index;   /* where it came from, for messages */
 };
 

@@ -43,14 +43,14 @@ enum {
 struct nsb_denial {
 	const char *stage; /* "gate" */
 	const char *rule;  /* stable rule id, e.g. "exec.denylist" */
-	int argv_index;    /* index into the command's argv, -1 when none */
+	int argv_index;	   /* index into the command's argv, -1 when none */
 	const char *token;
 	const char *resolved; /* resolved path for path rules, else NULL */
 	const char *hint;
 };
 
 struct nsb_enforced {
-	unsigned namespaces;  /* NSB_NS_* bits */
+	unsigned namespaces; /* NSB_NS_* bits */
 	bool caps_dropped;
 	bool no_new_privs;
 	/* seccomp: NULL profile means no filter was loaded (field is null). */
@@ -94,12 +94,16 @@ struct nsb_result {
 /* Fill with the "nothing known yet" values (all nullable fields null). */
 void nsb_result_init(struct nsb_result *r);
 
-/* Stable string for a status ("exited", "signaled", ...). */
+/* Stable string for a status ("exited", "signaled", ...); "unknown" out of range. */
 const char *nsb_status_name(enum nsb_status s);
+
+/* Symbolic name of an errno value, either sign ("ENOENT"); NULL for 0 or an unlisted number. */
+const char *nsb_errno_name(int err);
 
 /*
  * Serialize to one line of JSON terminated by '\n' (malloc'd, NUL-terminated).
- * Pure.  Returns 0 or -ENOMEM.
+ * Pure.  Returns 0 or -ENOMEM (-E2BIG past NSB_JSON_MAX_LEN, which bounded
+ * inputs cannot reach).  Strings are escaped; invalid UTF-8 becomes U+FFFD.
  */
 int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len);
 

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <limits.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+const char nsb_cli_usage[] =
+	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND in fresh user, mount, PID, network, IPC, UTS and cgroup\n"
+	"namespaces on an otherwise empty, read-only root.\n"
+	"\n"
+	"Filesystem:\n"
+	"  --ro PATH[:DEST]      bind PATH read-only (at its own real path, or at DEST)\n"
+	"  --rw PATH[:DEST]      bind PATH read-write\n"
+	"  --tmpfs DEST[:SIZE]   mount an empty tmpfs at DEST (default size 64M)\n"
+	"  --project DIR         project root, bound read-only and the working\n"
+	"                        directory inside (default: the current directory)\n"
+	"  --no-project          bind no project root; the working directory is /\n"
+	"  --chdir DIR           working directory inside (absolute path)\n"
+	"\n"
+	"Environment and identity:\n"
+	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
+	"  --hostname NAME       hostname inside (default: nsbox)\n"
+	"  --share-net           keep the host network (default: only loopback)\n"
+	"\n"
+	"Reporting:\n"
+	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
+	"  --help                show this help and exit\n"
+	"  --version             show the version and exit\n"
+	"\n"
+	"Exit status: the command's own, 128+N if killed by signal N, 123 refused,\n"
+	"124 timed out, 125 nsbox failed, 126 not executable, 127 not found.\n"
+	"See nsbox(1).\n";
+
+enum {
+	OPT_RO = 0x100,
+	OPT_RW,
+	OPT_TMPFS,
+	OPT_PROJECT,
+	OPT_NO_PROJECT,
+	OPT_CHDIR,
+	OPT_ENV,
+	OPT_HOSTNAME,
+	OPT_SHARE_NET,
+	OPT_RESULT_FD,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{"ro", required_argument, NULL, OPT_RO},
+	{"rw", required_argument, NULL, OPT_RW},
+	{"tmpfs", required_argument, NULL, OPT_TMPFS},
+	{"project", required_argument, NULL, OPT_PROJECT},
+	{"no-project", no_argument, NULL, OPT_NO_PROJECT},
+	{"chdir", required_argument, NULL, OPT_CHDIR},
+	{"env", required_argument, NULL, OPT_ENV},
+	{"hostname", required_argument, NULL, OPT_HOSTNAME},
+	{"share-net", no_argument, NULL, OPT_SHARE_NET},
+	{"result-fd", required_argument, NULL, OPT_RESULT_FD},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
+void nsb_config_init(struct nsb_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->result_fd = -1;
+}
+
+static int usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
+	_printf_(4, 5);
+
+static int usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[NSB_ERR_MESSAGE_MAX];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nsb_error_setx(e, err, "usage", "%s", msg);
+	if (hint)
+		nsb_error_hint(e, "%s", hint);
+	return -err;
+}
+
+/* A mount destination: absolute, no "." or ".." or empty components. */
+static int check_dest(const char *opt, const char *dest, struct nsb_error *e)
+{
+	if (dest[0] != '/')
+		return usage_err(e, EINVAL, "DEST is where the path appears inside the sandbox; write it as an absolute path such as /data",
+				 "%s: destination '%s' is not an absolute path", opt, dest);
+	if (strlen(dest) > NSB_MAX_PATH)
+		return usage_err(e, ENAMETOOLONG, NULL, "%s: destination is longer than %d bytes", opt,
+				 NSB_MAX_PATH);
+	if (!nsb_path_is_clean_abs(dest))
+		return usage_err(e, EINVAL, "write DEST without '.', '..', '//' or a trailing '/'",
+				 "%s: destination '%s' is not a normalized path", opt, dest);
+	if (strcmp(dest, "/") == 0 || nsb_path_is_under(dest, "/proc") ||
+	    nsb_path_is_under(dest, "/dev"))
+		return usage_err(e, EINVAL, "choose a destination outside /, /proc and /dev",
+				 "%s: destination '%s' is reserved by nsbox", opt, dest);
+	return 0;
+}
+
+static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char *opt,
+		     const char *arg, int argv_index, struct nsb_error *e)
+{
+	struct nsb_mount_arg *m;
+
+	if (c->n_mounts >= NSB_MAX_MOUNTS)
+		return usage_err(e, E2BIG, "merge binds: bind a common parent directory instead",
+				 "%s '%s': too many mounts (at most %d --ro, --rw and --tmpfs in total)",
+				 opt, arg, NSB_MAX_MOUNTS);
+	m = &c->mounts[c->n_mounts];
+	memset(m, 0, sizeof(*m));
+	m->kind = kind;
+	m->argv_index = argv_index;
+
+	if (kind == NSB_MOUNT_TMPFS) {
+		/* DEST[:SIZE]: the size is after the last ':'. */
+		const char *colon = strrchr(arg, ':');
+		size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+		int r;
+
+		if (n == 0)
+			return usage_err(e, EINVAL, NULL, "%s: empty destination", opt);
+		if (n > NSB_MAX_PATH)
+			return usage_err(e, ENAMETOOLONG, NULL, "%s: destination is longer than %d bytes",
+					 opt, NSB_MAX_PATH);
+		memcpy(m->dest_buf, arg, n);
+		m->dest_buf[n] = '\0';
+		m->dest = m->dest_buf;
+		r = check_dest(opt, m->dest, e);
+		if (r < 0)
+			return r;
+		m->size = NSB_DEFAULT_TMPFS_SIZE;
+		if (colon) {
+			r = nsb_parse_size(colon + 1, NSB_MAX_TMPFS_SIZE, &m->size);
+			if (r < 0 || m->size == 0)
+				return usage_err(e, EINVAL, "SIZE is bytes with an optional k, M or G suffix, at most 64G",
+						 "%s: invalid size '%s'", opt, colon + 1);
+		}
+		c->n_mounts++;
+		return 0;
+	}
+
+	/* PATH[:DEST]: PATH ends at the first ':'. */
+	const char *colon = strchr(arg, ':');
+	m->src = arg;
+	m->src_len = colon ? (size_t)(colon - arg) : strlen(arg);
+	if (m->src_len == 0)
+		return usage_err(e, EINVAL, NULL, "%s '%s': empty source path", opt, arg);
+	if (m->src_len > NSB_MAX_PATH)
+		return usage_err(e, ENAMETOOLONG, NULL, "%s: source path is longer than %d bytes", opt,
+				 NSB_MAX_PATH);
+	if (colon) {
+		int r;
+		m->dest = colon + 1;
+		if (!*m->dest)
+			return usage_err(e, EINVAL, NULL, "%s '%s': empty destination after ':'", opt, arg);
+		r = check_dest(opt, m->dest, e);
+		if (r < 0)
+			return r;
+	}
+	c->n_mounts++;
+	return 0;
+}
+
+static bool env_name_valid(const char *s, size_t n)
+{
+	if (n == 0 || n > 255)
+		return false;
+	if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++) {
+		char ch = s[i];
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		      ch == '_'))
+			return false;
+	}
+	return true;
+}
+
+static bool hostname_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > NSB_MAX_HOSTNAME || s[0] == '-' || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		      ch == '-' || ch == '.'))
+			return false;
+	}
+	return true;
+}
+
+int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
+{
+	size_t total = 0;
+	int opt, r;
+
+	nsb_config_init(c);
+
+	/* Bound the input before looking at it. */
+	if (argc > NSB_MAX_ARGS)
+		return usage_err(e, E2BIG, "pass large inputs in a file under an --ro directory",
+				 "too many arguments (%d; at most %d)", argc, NSB_MAX_ARGS);
+	for (int i = 0; i < argc; i++) {
+		total += strlen(argv[i]) + 1;
+		if (total > NSB_MAX_ARGV_BYTES)
+			return usage_err(e, E2BIG, "pass large inputs in a file under an --ro directory",
+					 "arguments too large (more than %u bytes)", NSB_MAX_ARGV_BYTES);
+	}
+
+	/*
+	 * '+': stop at the first non-option so the command's own options are
+	 * never taken for ours; ':' and opterr = 0: getopt prints nothing.
+	 */
+	opterr = 0;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+:", long_options, NULL)) != -1) {
+		const char *name = argv[optind - 1];
+		int idx = optind - 1;
+
+		switch (opt) {
+		case OPT_RO:
+			r = add_mount(c, NSB_MOUNT_RO, "--ro", optarg, idx, e);
+			if (r < 0)
+				return r;
+			break;
+		case OPT_RW:
+			r = add_mount(c, NSB_MOUNT_RW, "--rw", optarg, idx, e);
+			if (r < 0)
+				return r;
+			break;
+		case OPT_TMPFS:
+			r = add_mount(c, NSB_MOUNT_TMPFS, "--tmpfs", optarg, idx, e);
+			if (r < 0)
+				return r;
+			break;
+		case OPT_PROJECT:
+			if (!*optarg)
+				return usage_err(e, EINVAL, NULL, "--project: empty path");
+			if (strlen(optarg) > NSB_MAX_PATH)
+				return usage_err(e, ENAMETOOLONG, NULL, "--project: path is longer than %d bytes",
+						 NSB_MAX_PATH);
+			c->project = optarg;
+			break;
+		case OPT_NO_PROJECT:
+			c->no_project = true;
+			break;
+		case OPT_CHDIR:
+			if (strlen(optarg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(optarg))
+				return usage_err(e, EINVAL, "give the directory as it appears inside, e.g. --chdir /data",
+						 "--chdir '%s': not a normalized absolute path", optarg);
+			c->chdir = optarg;
+			break;
+		case OPT_ENV: {
+			const char *eq = strchr(optarg, '=');
+			size_t n = eq ? (size_t)(eq - optarg) : strlen(optarg);
+			if (!env_name_valid(optarg, n))
+				return usage_err(e, EINVAL, "NAME is letters, digits and '_', not starting with a digit",
+						 "--env '%s': invalid variable name", optarg);
+			if (c->n_env >= NSB_MAX_ENV)
+				return usage_err(e, E2BIG, NULL, "--env '%s': too many --env options (at most %d)",
+						 optarg, NSB_MAX_ENV);
+			c->env[c->n_env++] = optarg;
+			break;
+		}
+		case OPT_HOSTNAME:
+			if (!hostname_valid(optarg))
+				return usage_err(e, EINVAL, "use 1-64 letters, digits, '-' and '.'",
+						 "--hostname '%s': invalid hostname", optarg);
+			c->hostname = optarg;
+			break;
+		case OPT_SHARE_NET:
+			c->share_net = true;
+			break;
+		case OPT_RESULT_FD: {
+			uint64_t fd;
+			if (nsb_parse_uint(optarg, INT_MAX, &fd) < 0)
+				return usage_err(e, EINVAL, NULL, "--result-fd '%s': not a file descriptor number",
+						 optarg);
+			if (fd <= 2)
+				return usage_err(e, EINVAL, "open another descriptor for the record, e.g. 3>record.json with --result-fd 3",
+						 "--result-fd %s: descriptors 0-2 belong to the command", optarg);
+			c->result_fd = (int)fd;
+			break;
+		}
+		case OPT_HELP:
+			c->help = true;
+			return 0;
+		case OPT_VERSION:
+			c->version = true;
+			return 0;
+		case ':':
+			return usage_err(e, EINVAL, "see nsbox --help", "option '%s' needs a value", name);
+		case '?':
+		default:
+			return usage_err(e, EINVAL, "see nsbox --help", "unknown option '%s'", name);
+		}
+	}
+
+	if (c->project && c->no_project)
+		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
+	if (optind >= argc)
+		return usage_err(e, EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]", "no command given");
+	if (!*argv[optind])
+		return usage_err(e, EINVAL, NULL, "the command name is empty");
+	c->cmd_argv = argv + optind;
+	c->cmd_argc = argc - optind;
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command line → struct nsb_config.  Pure: no syscalls, no output.  Every
+ * value is validated here; anything the kernel must judge (does the path
+ * exist?) is left to the plan's resolution step.
+ */
+#pragma once
+
+#include "config.h"
+#include "error.h"
+
+/* The --help text (also the USAGE reference for the man page). */
+extern const char nsb_cli_usage[];
+
+/*
+ * Parse argv.  On error fills e (stage "usage") and returns -EINVAL or
+ * -E2BIG; c->result_fd is still set when --result-fd was parsed before the
+ * error, so main can write a usage_error record.
+ */
+int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sandbox side: init (pid 1 in the new PID namespace) and the payload it
+ * forks.  init sets up the mounts, loopback and hostname, drops every
+ * capability, then forks the payload, forwards signals to it, reaps orphans
+ * and exits with the payload's status.  Setup errors travel to the
+ * supervisor as a struct nsb_error over err_wr; EOF there after the payload's
+ * execve means the exec succeeded.
+ */
+#pragma once
+
+#include "macro.h"
+#include "plan.h"
+
+/* Stages reported by the sandbox side; "resolve" means the command was not
+ * found (exit 127), "exec" that execve failed (exit 126). */
+#define NSB_STAGE_RESOLVE "resolve"
+#define NSB_STAGE_EXEC	  "exec"
+
+struct nsb_init_args {
+	const struct nsb_plan *plan;
+	int sync_rd;   /* supervisor → init: one byte once the id maps are written */
+	int err_wr;    /* init/payload → supervisor: struct nsb_error, CLOEXEC */
+	int status_wr; /* init → supervisor: the payload's wait status (int) */
+};
+
+/* Runs in the child created by clone; never returns. */
+_noreturn_ void nsb_init_main(const struct nsb_init_args *a);
+
+/* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
+int nsb_close_all_except(const int *keep, size_t n);

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * nsbox: run one command in fresh namespaces and report what happened.
+ * This is the only place that prints a fatal error and exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "init.h"
+#include "plan.h"
+#include "result.h"
+#include "spawn.h"
+#include "supervise.h"
+#include "util.h"
+
+#define EXIT_DENIED	 123
+#define EXIT_TIMED_OUT	 124
+#define EXIT_NSBOX	 125
+#define EXIT_NOEXEC	 126
+#define EXIT_NOTFOUND	 127
+
+extern char **environ;
+
+/* Everything main needs lives here, not on the stack (the plan is large). */
+static struct nsb_config cfg;
+static struct nsb_facts facts;
+static struct nsb_plan plan;
+static char mount_real[NSB_MAX_MOUNTS][PATH_MAX];
+static char cwd_real[PATH_MAX], home_real[PATH_MAX], project_real[PATH_MAX];
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void print_error(const struct nsb_error *e)
+{
+	fprintf(stderr, "nsbox: %s\n", e->message);
+	if (e->hint[0])
+		fprintf(stderr, "nsbox: hint: %s\n", e->hint);
+}
+
+static void write_record(int fd, const struct nsb_result *res)
+{
+	int r;
+
+	if (fd < 0)
+		return;
+	r = nsb_result_write(fd, res);
+	if (r < 0)
+		fprintf(stderr, "nsbox: write the result record to fd %d: %s\n", fd, strerror(-r));
+}
+
+/*
+ * The record fd must be open for writing, and it must never reach the
+ * sandbox: CLOEXEC here, and init closes every inherited fd anyway.
+ */
+static int check_result_fd(int fd, struct nsb_error *e)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0) {
+		nsb_error_set(e, nsb_negerrno(), "usage", "--result-fd %d: not an open file descriptor", fd);
+		return nsb_error_hint(e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
+	}
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing", fd);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "usage", "--result-fd %d: set close-on-exec", fd);
+	return 0;
+}
+
+/* Resolve every source path now, so the plan is built from real paths and a
+ * missing path is reported before anything is created. */
+static int gather_facts(struct nsb_error *e)
+{
+	const char *home = getenv("HOME");
+
+	facts.uid = getuid();
+	facts.gid = getgid();
+	facts.environ = environ;
+
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)) || !realpath(cwd, cwd_real))
+		return nsb_error_set(e, nsb_negerrno(), "usage", "resolve the current directory");
+	facts.cwd = cwd_real;
+	if (home && *home && realpath(home, home_real))
+		facts.home = home_real;
+
+	if (cfg.project) {
+		struct stat st;
+		if (!realpath(cfg.project, project_real)) {
+			nsb_error_set(e, nsb_negerrno(), "usage", "--project '%s'", cfg.project);
+			return nsb_error_hint(e, "the path is relative to '%s'", cwd_real);
+		}
+		if (stat(project_real, &st) < 0 || !S_ISDIR(st.st_mode))
+			return nsb_error_setx(e, ENOTDIR, "usage", "--project '%s': not a directory",
+					      cfg.project);
+		facts.project_real = project_real;
+	}
+
+	for (size_t i = 0; i < cfg.n_mounts; i++) {
+		const struct nsb_mount_arg *m = &cfg.mounts[i];
+		const char *opt = m->kind == NSB_MOUNT_RO ? "--ro" : "--rw";
+		char src[NSB_MAX_PATH + 1];
+		struct stat st;
+
+		if (m->kind == NSB_MOUNT_TMPFS)
+			continue;
+		snprintf(src, sizeof(src), "%.*s", (int)m->src_len, m->src);
+		if (!realpath(src, mount_real[i])) {
+			int r = nsb_negerrno();
+			nsb_error_set(e, r, "usage", "%s '%s'", opt, src);
+			if (r == -ENOENT)
+				return nsb_error_hint(e, "create it first; a relative path is taken from '%s'",
+						      cwd_real);
+			return r;
+		}
+		if (stat(mount_real[i], &st) < 0)
+			return nsb_error_set(e, nsb_negerrno(), "usage", "%s '%s'", opt, src);
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			return nsb_error_setx(e, EINVAL, "usage",
+					      "%s '%s': only directories and regular files can be bound",
+					      opt, src);
+		facts.mount_src_real[i] = mount_real[i];
+		facts.mount_src_is_dir[i] = S_ISDIR(st.st_mode);
+	}
+	return 0;
+}
+
+/*
+ * The command was not found inside: say where it is outside, if anywhere, and
+ * which --ro would expose it.
+ */
+static void hint_not_found(struct nsb_error *se, const char *name)
+{
+	char found[PATH_MAX], dir[PATH_MAX];
+	const char *path = getenv("PATH");
+
+	found[0] = '\0';
+	if (strchr(name, '/')) {
+		if (!realpath(name, found)) {
+			nsb_error_hint(se, "'%s' does not exist outside the sandbox either", name);
+			return;
+		}
+		snprintf(dir, sizeof(dir), "%s", found);
+		char *sl = strrchr(dir, '/');
+		if (sl && sl != dir)
+			*sl = '\0';
+		nsb_error_hint(se, "'%s' exists outside the sandbox (real path '%s'): add --ro %s", name,
+			       found, dir);
+		return;
+	} else {
+		for (const char *d = path ? path : ""; *d && !found[0];) {
+			const char *end = strchrnul(d, ':');
+			/* Only absolute PATH entries: a relative one means
+			 * nothing inside. */
+			if (end > d && *d == '/' &&
+			    nsb_snprintf(found, sizeof(found), "%.*s/%s", (int)(end - d), d, name) >= 0 &&
+			    access(found, X_OK) != 0)
+				found[0] = '\0';
+			else if (end == d || *d != '/')
+				found[0] = '\0';
+			d = *end ? end + 1 : end;
+		}
+		if (!found[0]) {
+			nsb_error_hint(se, "'%s' does not exist outside the sandbox either (searched the caller's PATH)",
+				       name);
+			return;
+		}
+	}
+	snprintf(dir, sizeof(dir), "%s", found);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	nsb_error_hint(se, "'%s' exists outside the sandbox at '%s': add --ro %s and run it as %s", name,
+		       found, dir, found);
+}
+
+static int exit_code_for(const struct nsb_result *res)
+{
+	switch (res->status) {
+	case NSB_STATUS_EXITED:
+		return res->exit_code;
+	case NSB_STATUS_SIGNALED:
+		return 128 + res->signal;
+	case NSB_STATUS_TIMED_OUT:
+		return EXIT_TIMED_OUT;
+	case NSB_STATUS_OOM_KILLED:
+		return 128 + SIGKILL;
+	case NSB_STATUS_DENIED:
+		return EXIT_DENIED;
+	case NSB_STATUS_EXEC_FAILED:
+		return strcmp(res->setup_error.stage, NSB_STAGE_RESOLVE) == 0 ? EXIT_NOTFOUND
+									   : EXIT_NOEXEC;
+	case NSB_STATUS_SETUP_FAILED:
+	case NSB_STATUS_USAGE_ERROR:
+		break;
+	}
+	return EXIT_NSBOX;
+}
+
+static int finish(struct nsb_result *res, int64_t start)
+{
+	res->duration_ms = now_ms() - start;
+	if (res->has_setup_error && res->status != NSB_STATUS_EXITED &&
+	    res->status != NSB_STATUS_SIGNALED)
+		print_error(&res->setup_error);
+	if (res->has_setup_error && !res->reason)
+		res->reason = res->setup_error.message;
+	write_record(cfg.result_fd, res);
+	return exit_code_for(res);
+}
+
+static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int64_t start)
+{
+	res->status = NSB_STATUS_USAGE_ERROR;
+	res->has_setup_error = true;
+	res->setup_error = *e;
+	return finish(res, start);
+}
+
+int main(int argc, char *argv[])
+{
+	int64_t start = now_ms();
+	struct nsb_result res;
+	struct nsb_sandbox sb = {.pid = -1, .pidfd = -1, .err_rd = -1, .status_rd = -1};
+	struct nsb_error e = {0};
+	sigset_t mask, old;
+	int r;
+
+	nsb_result_init(&res);
+
+	r = nsb_cli_parse(argc, argv, &cfg, &e);
+	if (r >= 0 && cfg.help) {
+		fputs(nsb_cli_usage, stdout);
+		return 0;
+	}
+	if (r >= 0 && cfg.version) {
+		printf("nsbox %s\n", NSB_VERSION);
+		return 0;
+	}
+	/* A record can only go to an fd that is really there. */
+	if (cfg.result_fd >= 0) {
+		struct nsb_error fe = {0};
+		if (check_result_fd(cfg.result_fd, &fe) < 0) {
+			cfg.result_fd = -1;
+			if (r >= 0) {
+				e = fe;
+				r = -EBADF;
+			}
+		}
+	}
+	if (r < 0)
+		return usage_failure(&res, &e, start);
+
+	r = gather_facts(&e);
+	if (r < 0)
+		return usage_failure(&res, &e, start);
+
+	r = nsb_plan_build(&cfg, &facts, &plan, &e);
+	if (r < 0)
+		return usage_failure(&res, &e, start);
+
+	/* Blocked before clone so no signal is lost before the wait loop;
+	 * init inherits the mask and reads them from its own signalfd. */
+	nsb_supervise_sigset(&mask);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+
+	r = nsb_spawn(&plan, &sb, &e);
+	if (r < 0) {
+		res.status = NSB_STATUS_SETUP_FAILED;
+		res.has_setup_error = true;
+		res.setup_error = e;
+		nsb_plan_free(&plan);
+		return finish(&res, start);
+	}
+
+	r = nsb_supervise(&sb, &res, &e);
+	nsb_sandbox_close(&sb);
+	if (r < 0) {
+		res.status = NSB_STATUS_SETUP_FAILED;
+		res.has_setup_error = true;
+		res.setup_error = e;
+	} else if (res.status != NSB_STATUS_SETUP_FAILED) {
+		/* The sandbox was fully built: say what it enforced. */
+		res.has_enforced = true;
+		res.enforced.namespaces = sb.namespaces;
+		res.enforced.caps_dropped = true;
+		res.enforced.no_new_privs = true;
+		res.enforced.hostname = plan.hostname;
+		res.enforced.share_net = plan.share_net;
+		res.enforced.mount_api = "new";
+	}
+	if (res.status == NSB_STATUS_EXEC_FAILED &&
+	    strcmp(res.setup_error.stage, NSB_STAGE_RESOLVE) == 0 && !res.setup_error.hint[0])
+		hint_not_found(&res.setup_error, plan.argv[0]);
+
+	r = finish(&res, start);
+	nsb_plan_free(&plan);
+	return r;
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The result record (DESIGN.md section 5).  Serialization is pure; only
+ * nsb_result_write() touches an fd.  The field order is part of the contract:
+ * callers may compare records textually, so fields are only ever appended.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "macro.h"
+#include "result.h"
+
+void nsb_result_init(struct nsb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	/*
+	 * Nothing has run yet: a record written before the supervisor learns
+	 * more must not claim the command exited.
+	 */
+	r->status = NSB_STATUS_SETUP_FAILED;
+	r->denial.argv_index = -1;
+	r->duration_ms = -1;
+	r->stdout_bytes = -1;
+	r->stderr_bytes = -1;
+	r->cpu_user_ms = -1;
+	r->cpu_sys_ms = -1;
+	r->memory_peak_bytes = -1;
+	r->pids_peak = -1;
+}
+
+const char *nsb_status_name(enum nsb_status s)
+{
+	static const char *const names[] = {
+		[NSB_STATUS_EXITED] = "exited",
+		[NSB_STATUS_SIGNALED] = "signaled",
+		[NSB_STATUS_TIMED_OUT] = "timed_out",
+		[NSB_STATUS_OOM_KILLED] = "oom_killed",
+		[NSB_STATUS_DENIED] = "denied",
+		[NSB_STATUS_SETUP_FAILED] = "setup_failed",
+		[NSB_STATUS_EXEC_FAILED] = "exec_failed",
+		[NSB_STATUS_USAGE_ERROR] = "usage_error",
+	};
+
+	if ((unsigned)s >= ARRAY_SIZE(names) || !names[s])
+		return "unknown";
+	return names[s];
+}
+
+const char *nsb_errno_name(int err)
+{
+	/* Aliases (EWOULDBLOCK, EDEADLOCK, ENOTSUP) share a number: one name each. */
+	static const char *const names[] = {
+		[EPERM] = "EPERM",
+		[ENOENT] = "ENOENT",
+		[ESRCH] = "ESRCH",
+		[EINTR] = "EINTR",
+		[EIO] = "EIO",
+		[ENXIO] = "ENXIO",
+		[E2BIG] = "E2BIG",
+		[ENOEXEC] = "ENOEXEC",
+		[EBADF] = "EBADF",
+		[ECHILD] = "ECHILD",
+		[EAGAIN] = "EAGAIN",
+		[ENOMEM] = "ENOMEM",
+		[EACCES] = "EACCES",
+		[EFAULT] = "EFAULT",
+		[ENOTBLK] = "ENOTBLK",
+		[EBUSY] = "EBUSY",
+		[EEXIST] = "EEXIST",
+		[EXDEV] = "EXDEV",
+		[ENODEV] = "ENODEV",
+		[ENOTDIR] = "ENOTDIR",
+		[EISDIR] = "EISDIR",
+		[EINVAL] = "EINVAL",
+		[ENFILE] = "ENFILE",
+		[EMFILE] = "EMFILE",
+		[ENOTTY] = "ENOTTY",
+		[ETXTBSY] = "ETXTBSY",
+		[EFBIG] = "EFBIG",
+		[ENOSPC] = "ENOSPC",
+		[ESPIPE] = "ESPIPE",
+		[EROFS] = "EROFS",
+		[EMLINK] = "EMLINK",
+		[EPIPE] = "EPIPE",
+		[EDOM] = "EDOM",
+		[ERANGE] = "ERANGE",
+		[EDEADLK] = "EDEADLK",
+		[ENAMETOOLONG] = "ENAMETOOLONG",
+		[ENOLCK] = "ENOLCK",
+		[ENOSYS] = "ENOSYS",
+		[ENOTEMPTY] = "ENOTEMPTY",
+		[ELOOP] = "ELOOP",
+		[ENOMSG] = "ENOMSG",
+		[ENODATA] = "ENODATA",
+		[ETIME] = "ETIME",
+		[ENOLINK] = "ENOLINK",
+		[EPROTO] = "EPROTO",
+		[EOVERFLOW] = "EOVERFLOW",
+		[EBADFD] = "EBADFD",
+		[ELIBBAD] = "ELIBBAD",
+		[EILSEQ] = "EILSEQ",
+		[EUSERS] = "EUSERS",
+		[ENOTSOCK] = "ENOTSOCK",
+		[EMSGSIZE] = "EMSGSIZE",
+		[EPROTONOSUPPORT] = "EPROTONOSUPPORT",
+		[EOPNOTSUPP] = "EOPNOTSUPP",
+		[EAFNOSUPPORT] = "EAFNOSUPPORT",
+		[EADDRINUSE] = "EADDRINUSE",
+		[EADDRNOTAVAIL] = "EADDRNOTAVAIL",
+		[ENETDOWN] = "ENETDOWN",
+		[ENETUNREACH] = "ENETUNREACH",
+		[ECONNABORTED] = "ECONNABORTED",
+		[ECONNRESET] = "ECONNRESET",
+		[ENOBUFS] = "ENOBUFS",
+		[EISCONN] = "EISCONN",
+		[ENOTCONN] = "ENOTCONN",
+		[ETIMEDOUT] = "ETIMEDOUT",
+		[ECONNREFUSED] = "ECONNREFUSED",
+		[EHOSTUNREACH] = "EHOSTUNREACH",
+		[EALREADY] = "EALREADY",
+		[EINPROGRESS] = "EINPROGRESS",
+		[ESTALE] = "ESTALE",
+		[EDQUOT] = "EDQUOT",
+		[ECANCELED] = "ECANCELED",
+		[EOWNERDEAD] = "EOWNERDEAD",
+		[ENOTRECOVERABLE] = "ENOTRECOVERABLE",
+	};
+
+	/* Widen before negating: -INT_MIN does not fit an int. */
+	long e = err < 0 ? -(long)err : err;
+	if (e <= 0 || (unsigned long)e >= ARRAY_SIZE(names))
+		return NULL;
+	return names[e];
+}
+
+/* int64 fields use -1 (any negative) for "unknown". */
+static void put_opt_int(struct nsb_json *j, const char *key, int64_t v)
+{
+	nsb_json_key(j, key);
+	if (v < 0)
+		nsb_json_null(j);
+	else
+		nsb_json_int(j, v);
+}
+
+static void put_str(struct nsb_json *j, const char *key, const char *s)
+{
+	nsb_json_key(j, key);
+	nsb_json_string(j, s); /* NULL: null */
+}
+
+static void put_bool(struct nsb_json *j, const char *key, bool v)
+{
+	nsb_json_key(j, key);
+	nsb_json_bool(j, v);
+}
+
+/* A fixed-size char array that is NUL-terminated unless corrupted: never read past it. */
+static void put_array_str(struct nsb_json *j, const char *key, const char *s, size_t size)
+{
+	nsb_json_key(j, key);
+	nsb_json_string_len(j, s, strnlen(s, size));
+}
+
+static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
+{
+	nsb_json_begin_object(j);
+	put_str(j, "stage", d->stage ? d->stage : "gate");
+	put_str(j, "rule", d->rule);
+	put_opt_int(j, "argv_index", d->argv_index);
+	put_str(j, "token", d->token);
+	put_str(j, "resolved", d->resolved);
+	put_str(j, "hint", d->hint);
+	nsb_json_end_object(j);
+}
+
+static void put_setup_error(struct nsb_json *j, const struct nsb_error *e)
+{
+	nsb_json_begin_object(j);
+	put_array_str(j, "stage", e->stage, sizeof(e->stage));
+	nsb_json_key(j, "errno");
+	nsb_json_int(j, e->err);
+	put_str(j, "errno_name", nsb_errno_name(e->err));
+	put_array_str(j, "message", e->message, sizeof(e->message));
+	if (e->hint[0])
+		put_array_str(j, "hint", e->hint, sizeof(e->hint));
+	else
+		put_str(j, "hint", NULL);
+	nsb_json_end_object(j);
+}
+
+static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} ns[] = {
+		{NSB_NS_USER, "user"},	   {NSB_NS_MOUNT, "mount"}, {NSB_NS_PID, "pid"},
+		{NSB_NS_NET, "net"},	   {NSB_NS_IPC, "ipc"},	    {NSB_NS_UTS, "uts"},
+		{NSB_NS_CGROUP, "cgroup"},
+	};
+
+	nsb_json_begin_object(j);
+	nsb_json_key(j, "namespaces");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
+		if (en->namespaces & ns[i].bit)
+			nsb_json_string(j, ns[i].name);
+	nsb_json_end_array(j);
+	put_bool(j, "caps_dropped", en->caps_dropped);
+	put_bool(j, "no_new_privs", en->no_new_privs);
+	nsb_json_key(j, "seccomp");
+	if (en->seccomp_profile) {
+		nsb_json_begin_object(j);
+		put_str(j, "profile", en->seccomp_profile);
+		put_str(j, "sha256", en->seccomp_sha256);
+		put_str(j, "default_action", en->seccomp_default_action);
+		nsb_json_end_object(j);
+	} else {
+		nsb_json_null(j);
+	}
+	put_str(j, "hostname", en->hostname);
+	put_str(j, "network", en->share_net ? "host" : "none");
+	put_str(j, "mount_api", en->mount_api);
+	nsb_json_end_object(j);
+}
+
+int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
+{
+	_cleanup_(nsb_json_free) struct nsb_json j;
+
+	/* The writer's errors are sticky: emit everything, check once at the end. */
+	nsb_json_init(&j);
+	nsb_json_begin_object(&j);
+	nsb_json_key(&j, "schema");
+	nsb_json_int(&j, NSB_RECORD_SCHEMA);
+	put_str(&j, "nsbox", NSB_VERSION);
+	put_str(&j, "status", nsb_status_name(r->status));
+
+	nsb_json_key(&j, "exit_code");
+	if (r->exit_code_set)
+		nsb_json_int(&j, r->exit_code); /* may be a negative sentinel */
+	else
+		nsb_json_null(&j);
+	nsb_json_key(&j, "signal");
+	if (r->signal)
+		nsb_json_int(&j, r->signal);
+	else
+		nsb_json_null(&j);
+	put_bool(&j, "timed_out", r->timed_out);
+	put_bool(&j, "oom_killed", r->oom_killed);
+	put_bool(&j, "denied", r->denied);
+	put_str(&j, "reason", r->reason);
+
+	nsb_json_key(&j, "denial");
+	if (r->has_denial)
+		put_denial(&j, &r->denial);
+	else
+		nsb_json_null(&j);
+	nsb_json_key(&j, "setup_error");
+	if (r->has_setup_error)
+		put_setup_error(&j, &r->setup_error);
+	else
+		nsb_json_null(&j);
+
+	put_opt_int(&j, "duration_ms", r->duration_ms);
+	put_opt_int(&j, "stdout_bytes", r->stdout_bytes);
+	put_opt_int(&j, "stderr_bytes", r->stderr_bytes);
+	put_bool(&j, "truncated", r->stdout_truncated || r->stderr_truncated);
+	put_bool(&j, "stdout_truncated", r->stdout_truncated);
+	put_bool(&j, "stderr_truncated", r->stderr_truncated);
+
+	nsb_json_key(&j, "resources");
+	nsb_json_begin_object(&j);
+	put_opt_int(&j, "cpu_user_ms", r->cpu_user_ms);
+	put_opt_int(&j, "cpu_sys_ms", r->cpu_sys_ms);
+	put_opt_int(&j, "memory_peak_bytes", r->memory_peak_bytes);
+	put_opt_int(&j, "pids_peak", r->pids_peak);
+	nsb_json_end_object(&j);
+
+	nsb_json_key(&j, "enforced");
+	if (r->has_enforced)
+		put_enforced(&j, &r->enforced);
+	else
+		nsb_json_null(&j);
+
+	/* Nothing observes violations yet; the field is part of schema 1. */
+	nsb_json_key(&j, "violations");
+	nsb_json_begin_array(&j);
+	nsb_json_end_array(&j);
+
+	nsb_json_end_object(&j);
+	nsb_json_newline(&j);
+	return nsb_json_finish(&j, ret, ret_len);
+}
+
+int nsb_result_write(int fd, const struct nsb_result *r)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+
+	int ret = nsb_result_to_json(r, &buf, &len);
+	if (ret < 0)
+		return ret;
+
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return nsb_negerrno();
+		}
+		if (n == 0)
+			return -EIO; /* no progress and no error: do not spin */
+		off += (size_t)n;
+	}
+	return 0;
+}
