@@ -132,7 +132,17 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void itest_project_fini(void)
 {
-	if (!itest_cur.top[0] || getenv("NSBOX_ITEST_KEEP"))
+	pid_t left[64];
+	int n;
+
+	if (!itest_cur.top[0])
+		return;
+	/* A failed test may have left sandbox processes: every one of them
+	 * carries the unique top directory in its command line. */
+	n = itest_find_procs(itest_cur.top, left, 64);
+	for (int i = 0; i < n && i < 64; i++)
+		kill(left[i], SIGKILL);
+	if (getenv("NSBOX_ITEST_KEEP"))
 		return;
 	nftw(itest_cur.top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	itest_cur.top[0] = '\0';
@@ -225,8 +235,17 @@ static char **build_env(const struct itest_project *p, const struct itest_opts *
 	env[n++] = lang;
 	env[n++] = p->as_user ? user : root;
 	env[n++] = secret;
-	for (size_t i = 0; o->env && o->env[i] && n < ARRAY_LEN(env) - 1; i++)
-		env[n++] = (char *)(uintptr_t)o->env[i];
+	/* Extra entries override the defaults of the same name. */
+	for (size_t i = 0; o->env && o->env[i] && n < ARRAY_LEN(env) - 1; i++) {
+		const char *e = o->env[i];
+		size_t name_len = strcspn(e, "=") + 1, k;
+		for (k = 0; k < n; k++)
+			if (strncmp(env[k], e, name_len) == 0)
+				break;
+		env[k] = (char *)(uintptr_t)e;
+		if (k == n)
+			n++;
+	}
 	env[n] = NULL;
 	return env;
 }
