@@ -395,8 +395,10 @@ static bool valid_name(const char *s, bool group)
 		s++;
 		len--;
 	}
+	/* Syscall names may start with '_' (_sysctl); group names may not. */
 	if (len == 0 || len >= NSB_PROFILE_MAX_NAME - 1 ||
-	    !(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0])))
+	    !(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0]) ||
+	      (!group && s[0] == '_')))
 		return false;
 	for (; *s; s++)
 		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_' &&
