@@ -363,7 +363,8 @@ static int parse_action(struct parser *ps, const struct nsb_origin *line, struct
 			/* The kernel's SECCOMP_RET_DATA carries 16 bits, but only
 			 * 1..4095 come back as -1/errno from a libc wrapper. */
 			if (*end || errno || u > 4095 || (v[0] == '0' && v[1]))
-				return perr(ps, &vo, "errno number '%s' is not in 0..4095", v);
+				return perr(ps, &vo,
+					    "errno number '%s' is not a decimal in 0..4095", v);
 			num = u;
 			found = true;
 		} else {
@@ -423,10 +424,8 @@ static int resolve_syscall(struct parser *ps, const struct nsb_origin *o, const 
 		if (arches[i].token == ps->arch)
 			continue;
 		if (seccomp_syscall_resolve_name_arch(arches[i].token, name) >= 0)
-			return perr(
-				ps, o,
-				"syscall '%s' does not exist on %s (only on %s and other architectures)",
-				name, arch_name(ps->arch), arches[i].name);
+			return perr(ps, o, "syscall '%s' does not exist on %s (it does on %s)",
+				    name, arch_name(ps->arch), arches[i].name);
 	}
 	return perr(ps, o, "unknown syscall '%s'", name);
 }
