@@ -35,7 +35,7 @@ unshare errno EPERM if arg0 & CLONE_NEWUTS == CLONE_NEWUTS
 unshare errno EPERM if arg0 & CLONE_NEWCGROUP == CLONE_NEWCGROUP
 unshare errno EPERM if arg0 & CLONE_NEWTIME == CLONE_NEWTIME
 
-# Administrator interfaces: modules, reboot and kexec, swap, clock, raw I/O
+# Administrator interfaces: modules, reboot and kexec, swap, raw I/O
 # ports, accounting, quotas, the kernel log, open_by_handle_at (it bypasses
 # path-based confinement), host names, setns, bpf, fanotify.
 @privileged errno EPERM
