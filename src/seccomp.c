@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+
+#include "seccomp.h"
+
+#define STAGE "seccomp"
+
+static void seccomp_releasep(scmp_filter_ctx *ctx)
+{
+	if (*ctx)
+		seccomp_release(*ctx);
+}
+
+static void fclosep(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+}
+
+/* ---- finding and reading profiles -------------------------------------- */
+
+static bool valid_profile_name(const char *s)
+{
+	size_t len = strlen(s);
+	/* A name never reaches outside the profile directories: no '/', no
+	 * leading '.', a short fixed alphabet. */
+	if (len == 0 || len >= NSB_PROFILE_NAME_MAX || s[0] == '.' || s[0] == '-')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+static bool is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, struct nsb_error *e)
+{
+	/* The installed directory comes first: a binary built in a tree that
+	 * someone else can write must not prefer that tree's profiles to the
+	 * ones installed with it. */
+	static const char *const dirs[] = {NSB_PROFILEDIR, NSB_SRCDIR "/seccomp-profiles"};
+	char buf[NSB_PROFILE_PATH_MAX];
+
+	if (strchr(name_or_path, '/')) {
+		if (strlen(name_or_path) >= size)
+			return nsb_error_setx(e, ENAMETOOLONG, STAGE,
+					      "seccomp profile path is too long");
+		struct stat st;
+		if (stat(name_or_path, &st) < 0)
+			return nsb_error_set(e, errno, STAGE, "seccomp profile '%s'", name_or_path);
+		if (!S_ISREG(st.st_mode))
+			return nsb_error_setx(e, EINVAL, STAGE,
+					      "seccomp profile '%s': not a regular file",
+					      name_or_path);
+		memcpy(ret_path, name_or_path, strlen(name_or_path) + 1);
+		return 0;
+	}
+	if (!valid_profile_name(name_or_path)) {
+		nsb_error_setx(e, EINVAL, STAGE, "invalid seccomp profile name '%s'", name_or_path);
+		return nsb_error_hint(
+			e,
+			"a name uses letters, digits, '-', '_' and '.'; a path must contain '/' (e.g. ./%s)",
+			name_or_path);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		int n = snprintf(buf, sizeof(buf), "%s/%s.profile", dirs[i], name_or_path);
+		if (n < 0 || (size_t)n >= sizeof(buf) || (size_t)n >= size)
+			continue;
+		if (is_regular(buf)) {
+			memcpy(ret_path, buf, (size_t)n + 1);
+			return 0;
+		}
+	}
+	nsb_error_setx(e, ENOENT, STAGE, "seccomp profile '%s' not found", name_or_path);
+	return nsb_error_hint(
+		e, "looked for %s.profile in %s and %s; '%s' or a path containing '/' also work",
+		name_or_path, dirs[0], dirs[1], NSB_SECCOMP_NONE);
+}
+
+/* Open a profile file without blocking on a FIFO or reading a device. */
+static int open_profile(const char *path, FILE **ret, struct nsb_error *e)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return nsb_error_set(e, errno, STAGE, "open '%s'", path);
+	if (fstat(fd, &st) < 0)
+		return nsb_error_set(e, errno, STAGE, "stat '%s'", path);
+	if (!S_ISREG(st.st_mode))
+		return nsb_error_setx(e, EINVAL, STAGE, "'%s' is not a regular file", path);
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		return nsb_error_set(e, errno, STAGE, "open '%s'", path);
+	TAKE_FD(fd);
+	*ret = f;
+	return 0;
+}
+
+/* include NAME: a bare NAME is NAME.profile next to the including file; a
+ * value with '/' is a path, relative to the including file's directory. */
+static int file_opener(const char *name, const char *from, void *userdata, FILE **ret_f,
+		       char **ret_path, struct nsb_error *e)
+{
+	char buf[NSB_PROFILE_PATH_MAX];
+	const char *slash = strrchr(from, '/');
+	int dirlen = slash ? (int)(slash - from) : 1;
+	const char *dir = slash ? from : ".";
+	int n;
+
+	if (name[0] == '/')
+		n = snprintf(buf, sizeof(buf), "%s", name);
+	else if (strchr(name, '/'))
+		n = snprintf(buf, sizeof(buf), "%.*s/%s", dirlen, dir, name);
+	else
+		n = snprintf(buf, sizeof(buf), "%.*s/%s.profile", dirlen, dir, name);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "path is too long");
+	_cleanup_free_ char *real = realpath(buf, NULL);
+	if (!real)
+		return nsb_error_set(e, errno, STAGE, "'%s'", buf);
+	FILE *f;
+	int r = open_profile(real, &f, e);
+	if (r < 0)
+		return r;
+	*ret_f = f;
+	*ret_path = TAKE_PTR(real);
+	return 0;
+}
+
+int nsb_profile_load(const char *path, struct nsb_profile **ret, struct nsb_error *e)
+{
+	/* Canonical paths make include cycles and repeats recognisable. */
+	_cleanup_free_ char *real = realpath(path, NULL);
+	if (!real)
+		return nsb_error_set(e, errno, STAGE, "seccomp profile '%s'", path);
+	_cleanup_(fclosep) FILE *f = NULL;
+	int r = open_profile(real, &f, e);
+	if (r < 0)
+		return r;
+	return nsb_profile_parse(f, real, file_opener, NULL, ret, e);
+}
+
+/* ---- compiling --------------------------------------------------------- */
+
+static uint32_t scmp_action(const struct nsb_action *a)
+{
+	switch (a->kind) {
+	case NSB_ACTION_ALLOW:
+		return SCMP_ACT_ALLOW;
+	case NSB_ACTION_ERRNO:
+		return SCMP_ACT_ERRNO((uint32_t)a->errno_value);
+	case NSB_ACTION_KILL:
+		/* The whole process: killing one thread of a multi-threaded
+		 * program leaves it in a state nobody designed for. */
+		return SCMP_ACT_KILL_PROCESS;
+	case NSB_ACTION_LOG:
+		return SCMP_ACT_LOG;
+	case NSB_ACTION_TRAP:
+		return SCMP_ACT_TRAP;
+	}
+	return SCMP_ACT_KILL_PROCESS;
+}
+
+static enum scmp_compare scmp_op(enum nsb_cmp op)
+{
+	switch (op) {
+	case NSB_CMP_EQ:
+		return SCMP_CMP_EQ;
+	case NSB_CMP_NE:
+		return SCMP_CMP_NE;
+	case NSB_CMP_LT:
+		return SCMP_CMP_LT;
+	case NSB_CMP_LE:
+		return SCMP_CMP_LE;
+	case NSB_CMP_GT:
+		return SCMP_CMP_GT;
+	case NSB_CMP_GE:
+		return SCMP_CMP_GE;
+	case NSB_CMP_MASKED_EQ:
+		return SCMP_CMP_MASKED_EQ;
+	}
+	return _SCMP_CMP_MIN;
+}
+
+/* seccomp_export_bpf() only writes to an fd (libseccomp 2.5 has no in-memory
+ * export): go through a memfd and read the program back. */
+static int export_to_memory(scmp_filter_ctx ctx, struct sock_filter **ret, size_t *ret_n,
+			    struct nsb_error *e)
+{
+	_cleanup_close_ int fd = memfd_create("nsbox-seccomp", MFD_CLOEXEC);
+	if (fd < 0)
+		return nsb_error_set(e, errno, STAGE, "memfd_create");
+	int r = seccomp_export_bpf(ctx, fd);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "export the compiled filter");
+	off_t size = lseek(fd, 0, SEEK_END);
+	if (size < 0)
+		return nsb_error_set(e, errno, STAGE, "export the compiled filter");
+	if (size == 0 || size % (off_t)sizeof(struct sock_filter) != 0)
+		return nsb_error_setx(e, EIO, STAGE,
+				      "compiled filter has an invalid size (%lld bytes)",
+				      (long long)size);
+	size_t n = (size_t)size / sizeof(struct sock_filter);
+	if (n > NSB_SECCOMP_MAX_INSNS) {
+		nsb_error_setx(
+			e, E2BIG, STAGE,
+			"compiled filter has %zu instructions, the kernel accepts at most %d", n,
+			NSB_SECCOMP_MAX_INSNS);
+		return nsb_error_hint(e, "split large groups or use fewer argument conditions");
+	}
+	_cleanup_free_ struct sock_filter *insns = malloc((size_t)size);
+	if (!insns)
+		return nsb_error_set(e, ENOMEM, STAGE, "export the compiled filter");
+	for (size_t done = 0; done < (size_t)size;) {
+		ssize_t got = pread(fd, (char *)insns + done, (size_t)size - done, (off_t)done);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return nsb_error_set(e, got < 0 ? errno : EIO, STAGE,
+					     "read the compiled filter");
+		done += (size_t)got;
+	}
+	*ret = TAKE_PTR(insns);
+	*ret_n = n;
+	return 0;
+}
+
+int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e)
+{
+	/*
+	 * Only the native arch is in the filter, so anything else (the i386
+	 * int 0x80 entry, x32 numbers with bit 30 set) takes the bad-arch
+	 * action.  Its default is ENOSYS rather than a kill: the call never
+	 * runs either way, and ENOSYS is what a kernel built without that ABI
+	 * answers, so libcs and probes fall back or report instead of dying.
+	 * A profile can ask for more with `badarch kill`.
+	 */
+	struct nsb_action badarch =
+		p->has_badarch ? p->badarch_action : (struct nsb_action){NSB_ACTION_ERRNO, ENOSYS};
+	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx =
+		seccomp_init(scmp_action(&p->default_action));
+	int r;
+
+	if (!ctx)
+		return nsb_error_setx(e, EINVAL, STAGE, "libseccomp refused the default action");
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scmp_action(&badarch));
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "set the bad-arch action");
+	/* The caller sets no_new_privs itself, at the point it chooses. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "clear the no_new_privs attribute");
+	/* Binary-tree dispatch: O(log n) per syscall for long allowlists.
+	 * Older libseccomp lacks it; the linear program is equally correct. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (r < 0 && r != -EINVAL && r != -EOPNOTSUPP)
+		return nsb_error_set(e, r, STAGE, "enable binary-tree optimisation");
+
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct nsb_rule *rule = &p->rules[i];
+		struct scmp_arg_cmp cmp[NSB_PROFILE_MAX_CONDS];
+		for (unsigned k = 0; k < rule->n_conds; k++) {
+			const struct nsb_cond *c = &rule->conds[k];
+			cmp[k] = (struct scmp_arg_cmp){
+				.arg = c->arg,
+				.op = scmp_op(c->op),
+				.datum_a = c->op == NSB_CMP_MASKED_EQ ? c->mask : c->value,
+				.datum_b = c->op == NSB_CMP_MASKED_EQ ? c->value : 0,
+			};
+		}
+		r = seccomp_rule_add_exact_array(ctx, scmp_action(&rule->action), rule->nr,
+						 rule->n_conds, cmp);
+		if (r < 0)
+			return nsb_error_set(
+				e, r, "profile", "%s:%u:%u: libseccomp refused the rule for '%s'",
+				rule->origin.file, rule->origin.line, rule->origin.col, rule->name);
+	}
+
+	struct nsb_bpf b = {0};
+	r = export_to_memory(ctx, &b.insns, &b.n_insns, e);
+	if (r < 0)
+		return r;
+	nsb_sha256_hex(b.insns, b.n_insns * sizeof(*b.insns), b.sha256);
+	nsb_action_format(&p->default_action, b.default_action, sizeof(b.default_action));
+	*ret = b;
+	return 0;
+}
+
+int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_error *e)
+{
+	struct nsb_bpf b = {0};
+	char path[NSB_PROFILE_PATH_MAX];
+	int r;
+
+	if (strlen(name_or_path) >= sizeof(b.profile))
+		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "seccomp profile name is too long");
+	/* "none" is only ever the literal name, never a file called none. */
+	if (strcmp(name_or_path, NSB_SECCOMP_NONE) == 0) {
+		b.none = true;
+		snprintf(b.profile, sizeof(b.profile), "%s", NSB_SECCOMP_NONE);
+		*ret = b;
+		return 0;
+	}
+	r = nsb_profile_find(name_or_path, path, sizeof(path), e);
+	if (r < 0)
+		return r;
+	_cleanup_(nsb_profile_freep) struct nsb_profile *p = NULL;
+	r = nsb_profile_load(path, &p, e);
+	if (r < 0)
+		return r;
+	r = nsb_seccomp_compile(p, &b, e);
+	if (r < 0)
+		return r;
+	snprintf(b.profile, sizeof(b.profile), "%s", name_or_path);
+	snprintf(b.path, sizeof(b.path), "%s", p->files[0]);
+	*ret = b;
+	return 0;
+}
+
+/* ---- installing -------------------------------------------------------- */
+
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	if (b->none)
+		return 0;
+	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
+		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
+
+	struct sock_fprog prog = {
+		.len = (unsigned short)b->n_insns,
+		.filter = b->insns,
+	};
+	/* No TSYNC: this runs in a single-threaded child right before execve.
+	 * seccomp(2) first; PR_SET_SECCOMP only for kernels older than 3.17. */
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+	if (r < 0 && errno == ENOSYS)
+		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	if (r < 0) {
+		int err = errno;
+		nsb_error_set(e, err, STAGE, "install seccomp profile '%s'", b->profile);
+		if (err == EACCES)
+			nsb_error_hint(
+				e,
+				"set no_new_privs (prctl PR_SET_NO_NEW_PRIVS) before installing the filter");
+		return -err;
+	}
+	return 0;
+}
+
+int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
+{
+	if (b->none || !b->insns)
+		return nsb_error_setx(e, EINVAL, STAGE,
+				      "seccomp profile '%s' has no filter to export", b->profile);
+	const char *p = (const char *)b->insns;
+	size_t left = b->n_insns * sizeof(*b->insns);
+	while (left > 0) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return nsb_error_set(e, errno, STAGE, "write the compiled seccomp filter");
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+void nsb_bpf_done(struct nsb_bpf *b)
+{
+	free(b->insns);
+	b->insns = NULL;
+	b->n_insns = 0;
+}

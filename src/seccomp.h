@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Seccomp: find a profile, compile it once with libseccomp (in the
+ * supervisor), and install the precompiled program in the sandbox.
+ *
+ *   supervisor:  struct nsb_bpf bpf;
+ *                nsb_seccomp_load("default", &bpf, &err);   // find, parse, compile
+ *                ... record bpf.profile, bpf.sha256, bpf.default_action ...
+ *   child:       prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+ *                nsb_seccomp_install(&bpf, &err);            // last step before execve
+ *   supervisor:  nsb_bpf_done(&bpf);
+ *
+ * The child only reads the program the supervisor built before fork:
+ * installing allocates nothing and calls one syscall.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/filter.h>
+
+#include "error.h"
+#include "profile.h"
+#include "sha256.h"
+
+#define NSB_SECCOMP_NONE       "none" /* the profile name that means "no filter" */
+#define NSB_PROFILE_NAME_MAX   64     /* a profile name (not a path), NUL included */
+#define NSB_PROFILE_PATH_MAX   4096
+#define NSB_SECCOMP_ACTION_MAX 32
+#define NSB_SECCOMP_MAX_INSNS  4096 /* BPF_MAXINSNS: the kernel refuses longer programs */
+
+struct nsb_bpf {
+	bool none;				     /* "none": no filter is installed */
+	char profile[NSB_PROFILE_PATH_MAX];	     /* as the caller named it */
+	char path[NSB_PROFILE_PATH_MAX];	     /* file it was read from; "" for none */
+	char sha256[NSB_SHA256_HEX];		     /* of the raw program; "" for none */
+	char default_action[NSB_SECCOMP_ACTION_MAX]; /* "errno EPERM"...; "" for none */
+	struct sock_filter *insns;		     /* owned; NULL for none */
+	size_t n_insns;
+};
+
+/*
+ * Where the profile name_or_path lives.  A value containing '/' is a path and
+ * is used as is; anything else is a name looked up as NAME.profile in
+ * NSB_PROFILEDIR, then in NSB_SRCDIR "/seccomp-profiles".  Fills ret_path
+ * (size bytes) on success; -ENOENT with a hint listing the places looked in.
+ */
+int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, struct nsb_error *e);
+
+/* Open and parse the profile file at path; includes resolve next to the file
+ * that names them (nsbox-profile(5)). */
+int nsb_profile_load(const char *path, struct nsb_profile **ret, struct nsb_error *e);
+
+/* Compile a parsed profile for the native architecture into ret (which the
+ * caller releases with nsb_bpf_done).  profile/path are left empty. */
+int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e);
+
+/* find + load + compile; "none" gives a bpf with none set and no program. */
+int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_error *e);
+
+/*
+ * Install the compiled program in the calling thread (no_new_privs or
+ * CAP_SYS_ADMIN required by the kernel).  Allocates nothing: safe between
+ * fork and execve.  A none bpf installs nothing and returns 0.
+ */
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e);
+
+/* Write the raw program (struct sock_filter array, host byte order, as
+ * `bwrap --seccomp FD` reads it) to fd.  -EINVAL for a none bpf. */
+int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e);
+
+/* Release the program; the struct may be reused. */
+void nsb_bpf_done(struct nsb_bpf *b);

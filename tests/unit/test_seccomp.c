@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Compiling and installing profiles.  Two kinds of evidence: a small BPF
+ * interpreter runs the compiled program on chosen inputs (this shows what the
+ * filter answers for x32 or i386 calls even on a kernel that has no such ABI),
+ * and forked children install the filter and make the real calls.
+ */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+
+#include "seccomp.h"
+
+#define EXPECT_STREQ(got, want)                                                  \
+	do {                                                                     \
+		char g_[NSB_PROFILE_PATH_MAX + 1], w_[NSB_PROFILE_PATH_MAX + 1]; \
+		snprintf(g_, sizeof(g_), "%s", (got));                           \
+		snprintf(w_, sizeof(w_), "%s", (want));                          \
+		cr_expect(eq(str, g_, w_));                                      \
+	} while (0)
+
+static struct nsb_bpf load(const char *name)
+{
+	struct nsb_bpf b;
+	struct nsb_error e = {0};
+	int r = nsb_seccomp_load(name, &b, &e);
+	cr_assert(eq(int, r, 0), "load %s: %s", name, e.message);
+	return b;
+}
+
+/* ---- a classic-BPF interpreter for what libseccomp emits --------------- */
+
+#define RET_BAD_OPCODE 0xdeadbeefu
+
+static uint32_t run_bpf(const struct nsb_bpf *b, uint32_t arch, int nr, const uint64_t args[6])
+{
+	struct seccomp_data d = {.nr = nr, .arch = arch};
+	uint32_t A = 0, X = 0, mem[16] = {0};
+	const unsigned char *data = (const unsigned char *)&d;
+
+	for (int i = 0; i < 6; i++)
+		d.args[i] = args ? args[i] : 0;
+	for (size_t pc = 0; pc < b->n_insns; pc++) {
+		const struct sock_filter *f = &b->insns[pc];
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (f->k + 4 > sizeof(d))
+				return RET_BAD_OPCODE;
+			memcpy(&A, data + f->k, 4);
+			break;
+		case BPF_LD | BPF_MEM:
+			A = mem[f->k & 15];
+			break;
+		case BPF_LDX | BPF_MEM:
+			X = mem[f->k & 15];
+			break;
+		case BPF_ST:
+			mem[f->k & 15] = A;
+			break;
+		case BPF_STX:
+			mem[f->k & 15] = X;
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			A &= f->k;
+			break;
+		case BPF_JMP | BPF_JA:
+			pc += f->k;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+			pc += A == f->k ? f->jt : f->jf;
+			break;
+		case BPF_JMP | BPF_JGT | BPF_K:
+			pc += A > f->k ? f->jt : f->jf;
+			break;
+		case BPF_JMP | BPF_JGE | BPF_K:
+			pc += A >= f->k ? f->jt : f->jf;
+			break;
+		case BPF_JMP | BPF_JSET | BPF_K:
+			pc += (A & f->k) ? f->jt : f->jf;
+			break;
+		case BPF_RET | BPF_K:
+			return f->k;
+		case BPF_RET | BPF_A:
+			return A;
+		default:
+			return RET_BAD_OPCODE;
+		}
+	}
+	return RET_BAD_OPCODE;
+}
+
+#define ERRNO(x) (SECCOMP_RET_ERRNO | (x))
+#define ALLOW	 SECCOMP_RET_ALLOW
+#define X86_64	 AUDIT_ARCH_X86_64
+
+static uint32_t call1(const struct nsb_bpf *b, int nr, uint64_t a0)
+{
+	uint64_t args[6] = {a0};
+	return run_bpf(b, X86_64, nr, args);
+}
+
+static uint32_t call3(const struct nsb_bpf *b, int nr, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	uint64_t args[6] = {a0, a1, a2};
+	return run_bpf(b, X86_64, nr, args);
+}
+
+Test(seccomp_bpf, default_refuses_foreign_abis)
+{
+	struct nsb_bpf b = load("default");
+	/* x32: the x86_64 arch token with bit 30 set in the number. */
+	cr_expect(eq(u32, run_bpf(&b, X86_64, 0x40000000 | SYS_getpid, NULL), ERRNO(ENOSYS)));
+	cr_expect(eq(u32, run_bpf(&b, X86_64, 0x40000000 | SYS_read, NULL), ERRNO(ENOSYS)));
+	/* int 0x80 from a 64-bit process reports the i386 arch token. */
+	cr_expect(eq(u32, run_bpf(&b, AUDIT_ARCH_I386, 20, NULL), ERRNO(ENOSYS)));
+	cr_expect(eq(u32, run_bpf(&b, X86_64, SYS_getpid, NULL), ALLOW));
+	nsb_bpf_done(&b);
+}
+
+Test(seccomp_bpf, default_denials_by_argument)
+{
+	struct nsb_bpf b = load("default");
+
+	cr_expect(eq(u32, call1(&b, SYS_unshare, CLONE_NEWUSER), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_unshare, CLONE_NEWNS | CLONE_FILES), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_unshare, CLONE_FILES), ALLOW));
+	cr_expect(eq(u32, call1(&b, SYS_clone, CLONE_NEWNET | SIGCHLD), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_clone, (1ull << 32) | CLONE_NEWPID), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_clone, CLONE_VM | CLONE_THREAD | CLONE_SIGHAND), ALLOW));
+	cr_expect(eq(u32, call1(&b, SYS_clone3, 0), ERRNO(ENOSYS)));
+
+	cr_expect(eq(u32, call3(&b, SYS_ioctl, 0, TIOCSTI, 0), ERRNO(EPERM)));
+	cr_expect(
+		eq(u32, call3(&b, SYS_ioctl, 0, 0xffffffff00000000ull | TIOCSTI, 0), ERRNO(EPERM)));
+	cr_expect(eq(u32, call3(&b, SYS_ioctl, 0, (1ull << 40) | TIOCLINUX, 0), ERRNO(EPERM)));
+	cr_expect(eq(u32, call3(&b, SYS_ioctl, 0, TCGETS, 0), ALLOW));
+
+	cr_expect(eq(u32, call1(&b, SYS_personality, 0), ALLOW));
+	cr_expect(eq(u32, call1(&b, SYS_personality, 0xffffffff), ALLOW));
+	cr_expect(eq(u32, call1(&b, SYS_personality, 8 /* PER_LINUX32 */), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */),
+		     ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_personality, 0xfffffffe), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_personality, 0x80000000), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_personality, (1ull << 32) | 0x0400000), ERRNO(EPERM)));
+
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_INET, SOCK_STREAM, 0), ALLOW));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_UNIX, SOCK_STREAM, 0), ALLOW));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_INET6, SOCK_DGRAM, 0), ALLOW));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), ALLOW));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_NETLINK, SOCK_RAW, NETLINK_AUDIT),
+		     ERRNO(EAFNOSUPPORT)));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_PACKET, SOCK_RAW, 0), ERRNO(EAFNOSUPPORT)));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_VSOCK, SOCK_STREAM, 0), ERRNO(EAFNOSUPPORT)));
+	cr_expect(
+		eq(u32, call3(&b, SYS_socket, AF_BLUETOOTH, SOCK_STREAM, 0), ERRNO(EAFNOSUPPORT)));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_KEY, SOCK_RAW, 0), ERRNO(EAFNOSUPPORT)));
+	cr_expect(eq(u32, call3(&b, SYS_socket, (1ull << 32) | AF_PACKET, SOCK_RAW, 0),
+		     ERRNO(EAFNOSUPPORT)));
+	cr_expect(eq(u32, call3(&b, SYS_socket, (1ull << 32) | AF_INET, SOCK_RAW, 0),
+		     ERRNO(EAFNOSUPPORT)));
+	cr_expect(eq(u32, call3(&b, SYS_socketpair, AF_UNIX, SOCK_STREAM, 0), ALLOW));
+	cr_expect(eq(u32, call3(&b, SYS_socketpair, AF_TIPC, SOCK_STREAM, 0), ERRNO(EAFNOSUPPORT)));
+
+	static const int eperm[] = {SYS_mount,
+				    SYS_umount2,
+				    SYS_pivot_root,
+				    SYS_chroot,
+				    SYS_setns,
+				    SYS_fsopen,
+				    SYS_move_mount,
+				    SYS_open_tree,
+				    SYS_mount_setattr,
+				    SYS_keyctl,
+				    SYS_add_key,
+				    SYS_request_key,
+				    SYS_bpf,
+				    SYS_perf_event_open,
+				    SYS_userfaultfd,
+				    SYS_ptrace,
+				    SYS_process_vm_readv,
+				    SYS_process_vm_writev,
+				    SYS_kexec_load,
+				    SYS_kexec_file_load,
+				    SYS_init_module,
+				    SYS_finit_module,
+				    SYS_delete_module,
+				    SYS_swapon,
+				    SYS_swapoff,
+				    SYS_reboot,
+				    SYS_syslog,
+				    SYS_acct,
+				    SYS_quotactl,
+				    SYS_open_by_handle_at};
+	for (size_t i = 0; i < ARRAY_SIZE(eperm); i++)
+		cr_expect(eq(u32, call1(&b, eperm[i], 0), ERRNO(EPERM)), "syscall %d", eperm[i]);
+	static const int enosys[] = {SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register};
+	for (size_t i = 0; i < ARRAY_SIZE(enosys); i++)
+		cr_expect(eq(u32, call1(&b, enosys[i], 0), ERRNO(ENOSYS)), "syscall %d", enosys[i]);
+	nsb_bpf_done(&b);
+}
+
+Test(seccomp_bpf, strict_is_an_allowlist)
+{
+	struct nsb_bpf b = load("strict");
+
+	cr_expect(eq(u32, call1(&b, SYS_read, 0), ALLOW));
+	cr_expect(eq(u32, call1(&b, SYS_mount, 0), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_unshare, 0), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_clone, CLONE_NEWUSER | SIGCHLD), ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_clone, SIGCHLD), ALLOW));
+	cr_expect(eq(u32, call1(&b, SYS_clone3, 0), ERRNO(ENOSYS)));
+	cr_expect(eq(u32, call3(&b, SYS_ioctl, 0, TIOCSTI, 0), ERRNO(EPERM)));
+	cr_expect(eq(u32, call3(&b, SYS_ioctl, 0, (1ull << 32) | TCGETS, 0), ALLOW));
+	cr_expect(eq(u32, call3(&b, SYS_socket, AF_PACKET, SOCK_RAW, 0), ERRNO(EPERM)));
+	cr_expect(eq(u32, call3(&b, SYS_socket, (1ull << 32) | AF_INET, SOCK_STREAM, 0),
+		     ERRNO(EPERM)));
+	cr_expect(eq(u32, call1(&b, SYS_personality, 8), ERRNO(EPERM)));
+	cr_expect(eq(u32, run_bpf(&b, X86_64, 0x40000000 | SYS_read, NULL), ERRNO(ENOSYS)));
+	nsb_bpf_done(&b);
+}
+
+/* ---- compiling, records, export ---------------------------------------- */
+
+Test(seccomp, shipped_profiles_compile_with_stable_hashes)
+{
+	struct nsb_bpf a = load("default"), b = load("default"), s = load("strict");
+
+	cr_expect(eq(sz, strlen(a.sha256), 64));
+	EXPECT_STREQ(a.sha256, b.sha256);
+	cr_expect(strcmp(a.sha256, s.sha256) != 0);
+	cr_expect(eq(sz, a.n_insns, b.n_insns));
+	cr_expect(memcmp(a.insns, b.insns, a.n_insns * sizeof(*a.insns)) == 0);
+	EXPECT_STREQ(a.profile, "default");
+	EXPECT_STREQ(a.default_action, "allow");
+	EXPECT_STREQ(s.default_action, "errno EPERM");
+	cr_expect(a.none == false);
+	cr_expect(strstr(a.path, "/default.profile") != NULL);
+	cr_expect(a.n_insns > 0 && a.n_insns <= NSB_SECCOMP_MAX_INSNS);
+
+	char want[NSB_SHA256_HEX];
+	nsb_sha256_hex(a.insns, a.n_insns * sizeof(*a.insns), want);
+	EXPECT_STREQ(a.sha256, want);
+	nsb_bpf_done(&a);
+	nsb_bpf_done(&b);
+	nsb_bpf_done(&s);
+	cr_expect(a.insns == NULL);
+}
+
+Test(seccomp, groups_file_alone_is_not_a_profile)
+{
+	struct nsb_bpf b;
+	struct nsb_error e = {0};
+	int r = nsb_seccomp_load("groups", &b, &e);
+	cr_assert(eq(int, r, -EINVAL));
+	EXPECT_STREQ(e.stage, "profile");
+	cr_expect(strstr(e.message, "groups.profile:1:1: no 'default' action") != NULL, "%s",
+		  e.message);
+}
+
+Test(seccomp, none_is_recorded_and_installs_nothing)
+{
+	struct nsb_bpf b = load("none");
+	struct nsb_error e = {0};
+
+	cr_expect(b.none == true);
+	EXPECT_STREQ(b.profile, "none");
+	EXPECT_STREQ(b.sha256, "");
+	cr_expect(b.insns == NULL);
+	cr_expect(eq(int, nsb_seccomp_install(&b, &e), 0));
+	cr_expect(eq(int, nsb_seccomp_export(&b, 1, &e), -EINVAL));
+	EXPECT_STREQ(e.message, "seccomp profile 'none' has no filter to export");
+}
+
+Test(seccomp, unknown_name_lists_where_it_looked)
+{
+	char path[NSB_PROFILE_PATH_MAX];
+	struct nsb_error e = {0};
+
+	cr_assert(eq(int, nsb_profile_find("no-such-profile", path, sizeof(path), &e), -ENOENT));
+	EXPECT_STREQ(e.message, "seccomp profile 'no-such-profile' not found");
+	cr_expect(strstr(e.hint, NSB_PROFILEDIR) != NULL, "%s", e.hint);
+	cr_expect(strstr(e.hint, NSB_SRCDIR "/seccomp-profiles") != NULL, "%s", e.hint);
+
+	cr_expect(eq(int, nsb_profile_find(".hidden", path, sizeof(path), &e), -EINVAL));
+	EXPECT_STREQ(e.message, "invalid seccomp profile name '.hidden'");
+	cr_expect(eq(int, nsb_profile_find("./nothere.profile", path, sizeof(path), &e), -ENOENT));
+	EXPECT_STREQ(e.message, "seccomp profile './nothere.profile': No such file or directory");
+	cr_expect(eq(int, nsb_profile_find("/", path, sizeof(path), &e), -EINVAL));
+}
+
+Test(seccomp, path_with_slash_is_used_as_is)
+{
+	char path[NSB_PROFILE_PATH_MAX];
+	struct nsb_error e = {0};
+	const char *p = NSB_SRCDIR "/tests/unit/fixtures/profiles/ok-include.profile";
+
+	cr_assert(eq(int, nsb_profile_find(p, path, sizeof(path), &e), 0), "%s", e.message);
+	EXPECT_STREQ(path, p);
+	struct nsb_bpf b = load(p);
+	EXPECT_STREQ(b.profile, p);
+	nsb_bpf_done(&b);
+}
+
+Test(seccomp, compile_error_points_at_the_rule)
+{
+	struct nsb_bpf b;
+	struct nsb_error e = {0};
+	int r = nsb_seccomp_load(NSB_SRCDIR "/tests/unit/fixtures/profiles/unknown-syscall.profile",
+				 &b, &e);
+	cr_assert(eq(int, r, -EINVAL));
+	cr_expect(strstr(e.message, "/unknown-syscall.profile:2:1: unknown syscall 'mout'") != NULL,
+		  "%s", e.message);
+}
+
+Test(seccomp, export_writes_the_raw_program)
+{
+	struct nsb_bpf b = load("default");
+	struct nsb_error e = {0};
+	char tmpl[] = "/tmp/nsbox-bpf-XXXXXX";
+	int fd = mkstemp(tmpl);
+	cr_assert(fd >= 0);
+	unlink(tmpl);
+
+	cr_assert(eq(int, nsb_seccomp_export(&b, fd, &e), 0), "%s", e.message);
+	struct stat st;
+	cr_assert(eq(int, fstat(fd, &st), 0));
+	cr_expect(eq(i64, st.st_size % 8, 0));
+	cr_expect(eq(i64, st.st_size, (int64_t)(b.n_insns * sizeof(struct sock_filter))));
+	char *buf = malloc((size_t)st.st_size);
+	cr_assert(buf != NULL);
+	cr_assert(eq(i64, pread(fd, buf, (size_t)st.st_size, 0), st.st_size));
+	cr_expect(memcmp(buf, b.insns, (size_t)st.st_size) == 0);
+	free(buf);
+	close(fd);
+	nsb_bpf_done(&b);
+}
+
+/* ---- the real kernel -------------------------------------------------- */
+
+/* Install in a child; each check that fails exits with its line number. */
+#define CHECK(cond)                                                 \
+	do {                                                        \
+		if (!(cond))                                        \
+			_exit(__LINE__ % 256 ? __LINE__ % 256 : 1); \
+	} while (0)
+
+static long int80(long nr)
+{
+	long ret;
+	/* The compat entry zeroes r8-r11 on the way out. */
+	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(nr) : "r8", "r9", "r10", "r11", "memory");
+	return ret;
+}
+
+static void child_checks(const struct nsb_bpf *b, bool have_int80)
+{
+	struct nsb_error e = {0};
+	char c = 'x';
+	int p[2];
+
+	CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+	CHECK(nsb_seccomp_install(b, &e) == 0);
+
+	CHECK(unshare(CLONE_NEWUSER) == -1 && errno == EPERM);
+	CHECK(mount("none", "/mnt", "tmpfs", 0, NULL) == -1 && errno == EPERM);
+	CHECK(syscall(SYS_bpf, 0, NULL, 0) == -1 && errno == EPERM);
+	CHECK(syscall(SYS_keyctl, 0, 0, 0, 0, 0) == -1 && errno == EPERM);
+	CHECK(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == -1 && errno == EPERM);
+	CHECK(syscall(SYS_clone3, NULL, 0) == -1 && errno == ENOSYS);
+	CHECK(syscall(0x40000000 | SYS_getpid) == -1 && errno == ENOSYS);
+	if (have_int80)
+		CHECK(int80(20 /* i386 getpid */) == -ENOSYS);
+	CHECK(syscall(SYS_ioctl, 0, 0xffffffff00000000ul | TIOCSTI, &c) == -1 && errno == EPERM);
+	CHECK(syscall(SYS_ioctl, 0, TIOCLINUX, &c) == -1 && errno == EPERM);
+	CHECK(socket(AF_PACKET, SOCK_RAW, 0) == -1 && errno == EAFNOSUPPORT);
+
+	CHECK(getpid() > 0);
+	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], "ok", 2) == 2);
+	char buf[4] = {0};
+	CHECK(read(p[0], buf, sizeof(buf)) == 2 && memcmp(buf, "ok", 2) == 0);
+
+	FILE *f = fopen("/proc/self/status", "re");
+	CHECK(f != NULL);
+	char line[256];
+	int seccomp_mode = -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &seccomp_mode) == 1)
+			break;
+	fclose(f);
+	CHECK(seccomp_mode == SECCOMP_MODE_FILTER);
+	_exit(0);
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+	cr_assert(eq(int, waitpid(pid, &status, 0), pid));
+	int exited = WIFEXITED(status);
+	cr_assert(exited != 0, "child died with status 0x%x", status);
+	return WEXITSTATUS(status);
+}
+
+/* Some hosts (this one's hypervisor among them) fault on int 0x80 from a
+ * 64-bit process even without a filter: find out first, unfiltered.  The
+ * interpreter test above covers the filter's answer either way. */
+static bool int80_works(void)
+{
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		/* A plain death, not a sanitizer report, when the host faults. */
+		signal(SIGSEGV, SIG_DFL);
+		_exit(int80(20) == getpid() ? 0 : 1);
+	}
+	int status;
+	cr_assert(eq(int, waitpid(pid, &status, 0), pid));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+Test(seccomp_kernel, default_profile_in_a_child, .timeout = 30)
+{
+	struct nsb_bpf b = load("default");
+	bool have_int80 = int80_works();
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0)
+		child_checks(&b, have_int80);
+	int code = wait_child(pid);
+	cr_expect(eq(int, code, 0), "check at line %d (mod 256) failed in the child", code);
+	nsb_bpf_done(&b);
+}
+
+static int run_workload(const char *profile)
+{
+	static const char *const tools[] = {"/usr/bin/python3", "/usr/bin/gcc", "/usr/bin/make",
+					    "/usr/bin/git"};
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
+		if (access(tools[i], X_OK) != 0)
+			cr_skip_test("%s is not installed", tools[i]);
+
+	struct nsb_bpf b = load(profile);
+	char dir[] = "/tmp/nsbox-workload-XXXXXX";
+	cr_assert(mkdtemp(dir) != NULL);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		struct nsb_error e = {0};
+		int devnull = open("/dev/null", O_WRONLY);
+		if (devnull < 0 || dup2(devnull, 1) < 0)
+			_exit(120);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || nsb_seccomp_install(&b, &e) < 0)
+			_exit(121);
+		execl("/bin/sh", "sh", NSB_SRCDIR "/tests/unit/fixtures/strict-workload.sh", dir,
+		      (char *)NULL);
+		_exit(122);
+	}
+	int code = wait_child(pid);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect(eq(int, system(cmd), 0));
+	nsb_bpf_done(&b);
+	return code;
+}
+
+Test(seccomp_kernel, real_programs_under_strict, .timeout = 120)
+{
+	cr_expect(eq(int, run_workload("strict"), 0));
+}
+
+Test(seccomp_kernel, real_programs_under_default, .timeout = 120)
+{
+	cr_expect(eq(int, run_workload("default"), 0));
+}
+
+Test(seccomp_kernel, install_refuses_an_empty_program)
+{
+	struct nsb_bpf b = {0};
+	struct nsb_error e = {0};
+	snprintf(b.profile, sizeof(b.profile), "x");
+	cr_expect(eq(int, nsb_seccomp_install(&b, &e), -EINVAL));
+	EXPECT_STREQ(e.message, "no compiled seccomp program to install");
+}
