@@ -102,7 +102,7 @@ integration: $(BUILD)/nsbox $(PROBE) $(INTEG_BINS) check-user
 		NSBOX_BIN=$(abspath $(BUILD)/nsbox) NSBOX_PROBE=$(abspath $(PROBE)) \
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS); done
 
-check: all unit integration
+check: all unit integration check-vm
 
 # The whole suite under AddressSanitizer + UBSan.  Reports go to files so that
 # a report in a Criterion worker or in a sandbox child is never lost: any
@@ -150,5 +150,7 @@ demo: deps all
 
 clean:
 	rm -rf build
+
+include tests/vm/vm.mk
 
 -include $(wildcard $(BUILD)/obj/*.d)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <limits.h>
+#include <linux/limits.h> /* PIPE_BUF, PATH_MAX whatever the feature macros */
 #include "macro.h"
 
 #define NSB_ERR_STAGE_MAX   32

@@ -17,7 +17,7 @@
 
 #include "cgroup.h"
 #include "cli.h"
-#include "limits.h"
+#include "limitplan.h"
 #include "init.h"
 #include "plan.h"
 #include "result.h"

@@ -13,7 +13,7 @@
 
 #include "config.h"
 #include "error.h"
-#include "limits.h"
+#include "limitplan.h"
 
 #define NSB_SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 #define NSB_SANDBOX_HOME "/tmp"

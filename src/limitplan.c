@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "limits.h"
+#include "limitplan.h"
 
 const char *nsb_via_name(enum nsb_via v)
 {
