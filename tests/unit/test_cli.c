@@ -40,9 +40,27 @@ static int parse_list(char **args)
 	return parse_v(n, args);
 }
 
-/* PARSE("--ro", "x", "ls"): argv[0] is "nsbox". */
+/*
+ * PARSE("--ro", "x", "ls"): argv[0] is "nsbox".  The compound literal dies
+ * with the block of the assertion macro around PARSE, while the config keeps
+ * pointing into argv: copy the pointers to storage that outlives the test.
+ */
 #define ARGV(...)  ((char *[]){"nsbox", __VA_ARGS__, NULL})
-#define PARSE(...) parse_list(ARGV(__VA_ARGS__))
+#define PARSE(...) parse_copy(ARGV(__VA_ARGS__))
+
+static char *argv_store[32];
+
+static int parse_copy(char **args)
+{
+	int n = 0;
+
+	for (; args[n]; n++) {
+		cr_assert(n < (int)ARRAY_LEN(argv_store) - 1);
+		argv_store[n] = args[n];
+	}
+	argv_store[n] = NULL;
+	return parse_v(n, argv_store);
+}
 
 /* A usage error: return value, errno in e, stage, exact message and hint. */
 #define EXPECT_USAGE(r, errno_, msg, hint_)             \
