@@ -237,6 +237,26 @@ static bool hostname_valid(const char *s)
 	return true;
 }
 
+/*
+ * getopt_long() returned '?'.  argv[optind - 1] names the culprit only for a
+ * long option: inside a cluster such as "-xy" optind has not moved yet and
+ * points one argument back, so a short option is named from optopt.  A known
+ * long option given a value it does not take ("--share-net=1") comes back
+ * with optopt set to its val.
+ */
+static int unknown_option(struct nsb_error *e, const char *name)
+{
+	if (optopt >= OPT_RO) {
+		for (const struct option *o = long_options; o->name; o++)
+			if (o->val == optopt)
+				return usage_err(e, EINVAL, "see nsbox --help",
+						 "option '--%s' takes no value", o->name);
+	}
+	if (optopt > 0 && optopt < OPT_RO)
+		return usage_err(e, EINVAL, "see nsbox --help", "unknown option '-%c'", optopt);
+	return usage_err(e, EINVAL, "see nsbox --help", "unknown option '%s'", name);
+}
+
 int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
 {
 	size_t total = 0;
@@ -392,7 +412,7 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			return usage_err(e, EINVAL, "see nsbox --help", "option '%s' needs a value", name);
 		case '?':
 		default:
-			return usage_err(e, EINVAL, "see nsbox --help", "unknown option '%s'", name);
+			return unknown_option(e, name);
 		}
 	}
 

@@ -13,8 +13,8 @@
 extern const char nsb_cli_usage[];
 
 /*
- * Parse argv.  On error fills e (stage "usage") and returns -EINVAL or
- * -E2BIG; c->result_fd is still set when --result-fd was parsed before the
+ * Parse argv.  On error fills e (stage "usage") and returns -EINVAL,
+ * -E2BIG (a count or size limit) or -ENAMETOOLONG (a path); c->result_fd is still set when --result-fd was parsed before the
  * error, so main can write a usage_error record.
  */
 int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e);
