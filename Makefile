@@ -90,7 +90,7 @@ $(PROBE): $(wildcard tests/probe/*.c) $(wildcard tests/probe/*.h)
 	gcc -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -o $@ $(wildcard tests/probe/*.c)
 
 unit: $(UNIT_BINS)
-	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t $(CRITERION_FLAGS); done
+	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
 # Integration tests run the real binary as root and as an unprivileged user
 # (created by tests/ensure-user.sh when we are root).
@@ -98,9 +98,9 @@ check-user:
 	@bash tests/ensure-user.sh
 
 integration: $(BUILD)/nsbox $(PROBE) $(INTEG_BINS) check-user
-	@set -e; for t in $(INTEG_BINS); do echo "== $$t"; \
+	@fail=0; for t in $(INTEG_BINS); do echo "== $$t"; \
 		NSBOX_BIN=$(abspath $(BUILD)/nsbox) NSBOX_PROBE=$(abspath $(PROBE)) \
-		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS); done
+		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
 check: all unit integration check-vm
 

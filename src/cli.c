@@ -128,11 +128,13 @@ static int usage_err(struct nsb_error *e, int err, const char *hint, const char 
 static int check_dest(const char *opt, const char *dest, struct nsb_error *e)
 {
 	if (dest[0] != '/')
-		return usage_err(e, EINVAL, "DEST is where the path appears inside the sandbox; write it as an absolute path such as /data",
-				 "%s: destination '%s' is not an absolute path", opt, dest);
+		return usage_err(
+			e, EINVAL,
+			"DEST is where the path appears inside the sandbox; write it as an absolute path such as /data",
+			"%s: destination '%s' is not an absolute path", opt, dest);
 	if (strlen(dest) > NSB_MAX_PATH)
-		return usage_err(e, ENAMETOOLONG, NULL, "%s: destination is longer than %d bytes", opt,
-				 NSB_MAX_PATH);
+		return usage_err(e, ENAMETOOLONG, NULL, "%s: destination is longer than %d bytes",
+				 opt, NSB_MAX_PATH);
 	if (!nsb_path_is_clean_abs(dest))
 		return usage_err(e, EINVAL, "write DEST without '.', '..', '//' or a trailing '/'",
 				 "%s: destination '%s' is not a normalized path", opt, dest);
@@ -149,9 +151,10 @@ static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char 
 	struct nsb_mount_arg *m;
 
 	if (c->n_mounts >= NSB_MAX_MOUNTS)
-		return usage_err(e, E2BIG, "merge binds: bind a common parent directory instead",
-				 "%s '%s': too many mounts (at most %d --ro, --rw and --tmpfs in total)",
-				 opt, arg, NSB_MAX_MOUNTS);
+		return usage_err(
+			e, E2BIG, "merge binds: bind a common parent directory instead",
+			"%s '%s': too many mounts (at most %d --ro, --rw and --tmpfs in total)",
+			opt, arg, NSB_MAX_MOUNTS);
 	m = &c->mounts[c->n_mounts];
 	memset(m, 0, sizeof(*m));
 	m->kind = kind;
@@ -166,8 +169,9 @@ static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char 
 		if (n == 0)
 			return usage_err(e, EINVAL, NULL, "%s: empty destination", opt);
 		if (n > NSB_MAX_PATH)
-			return usage_err(e, ENAMETOOLONG, NULL, "%s: destination is longer than %d bytes",
-					 opt, NSB_MAX_PATH);
+			return usage_err(e, ENAMETOOLONG, NULL,
+					 "%s: destination is longer than %d bytes", opt,
+					 NSB_MAX_PATH);
 		memcpy(m->dest_buf, arg, n);
 		m->dest_buf[n] = '\0';
 		m->dest = m->dest_buf;
@@ -178,8 +182,10 @@ static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char 
 		if (colon) {
 			r = nsb_parse_size(colon + 1, NSB_MAX_TMPFS_SIZE, &m->size);
 			if (r < 0 || m->size == 0)
-				return usage_err(e, EINVAL, "SIZE is bytes with an optional k, M or G suffix, at most 64G",
-						 "%s: invalid size '%s'", opt, colon + 1);
+				return usage_err(
+					e, EINVAL,
+					"SIZE is bytes with an optional k, M or G suffix, at most 64G",
+					"%s: invalid size '%s'", opt, colon + 1);
 		}
 		c->n_mounts++;
 		return 0;
@@ -192,13 +198,14 @@ static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char 
 	if (m->src_len == 0)
 		return usage_err(e, EINVAL, NULL, "%s '%s': empty source path", opt, arg);
 	if (m->src_len > NSB_MAX_PATH)
-		return usage_err(e, ENAMETOOLONG, NULL, "%s: source path is longer than %d bytes", opt,
-				 NSB_MAX_PATH);
+		return usage_err(e, ENAMETOOLONG, NULL, "%s: source path is longer than %d bytes",
+				 opt, NSB_MAX_PATH);
 	if (colon) {
 		int r;
 		m->dest = colon + 1;
 		if (!*m->dest)
-			return usage_err(e, EINVAL, NULL, "%s '%s': empty destination after ':'", opt, arg);
+			return usage_err(e, EINVAL, NULL, "%s '%s': empty destination after ':'",
+					 opt, arg);
 		r = check_dest(opt, m->dest, e);
 		if (r < 0)
 			return r;
@@ -215,8 +222,8 @@ static bool env_name_valid(const char *s, size_t n)
 		return false;
 	for (size_t i = 1; i < n; i++) {
 		char ch = s[i];
-		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-		      ch == '_'))
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_'))
 			return false;
 	}
 	return true;
@@ -230,8 +237,8 @@ static bool hostname_valid(const char *s)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		char ch = s[i];
-		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-		      ch == '-' || ch == '.'))
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '.'))
 			return false;
 	}
 	return true;
@@ -271,8 +278,9 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 	for (int i = 0; i < argc; i++) {
 		total += strlen(argv[i]) + 1;
 		if (total > NSB_MAX_ARGV_BYTES)
-			return usage_err(e, E2BIG, "pass large inputs in a file under an --ro directory",
-					 "arguments too large (more than %u bytes)", NSB_MAX_ARGV_BYTES);
+			return usage_err(
+				e, E2BIG, "pass large inputs in a file under an --ro directory",
+				"arguments too large (more than %u bytes)", NSB_MAX_ARGV_BYTES);
 	}
 
 	/*
@@ -305,7 +313,8 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			if (!*optarg)
 				return usage_err(e, EINVAL, NULL, "--project: empty path");
 			if (strlen(optarg) > NSB_MAX_PATH)
-				return usage_err(e, ENAMETOOLONG, NULL, "--project: path is longer than %d bytes",
+				return usage_err(e, ENAMETOOLONG, NULL,
+						 "--project: path is longer than %d bytes",
 						 NSB_MAX_PATH);
 			c->project = optarg;
 			break;
@@ -314,18 +323,23 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			break;
 		case OPT_CHDIR:
 			if (strlen(optarg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(optarg))
-				return usage_err(e, EINVAL, "give the directory as it appears inside, e.g. --chdir /data",
-						 "--chdir '%s': not a normalized absolute path", optarg);
+				return usage_err(
+					e, EINVAL,
+					"give the directory as it appears inside, e.g. --chdir /data",
+					"--chdir '%s': not a normalized absolute path", optarg);
 			c->chdir = optarg;
 			break;
 		case OPT_ENV: {
 			const char *eq = strchr(optarg, '=');
 			size_t n = eq ? (size_t)(eq - optarg) : strlen(optarg);
 			if (!env_name_valid(optarg, n))
-				return usage_err(e, EINVAL, "NAME is letters, digits and '_', not starting with a digit",
-						 "--env '%s': invalid variable name", optarg);
+				return usage_err(
+					e, EINVAL,
+					"NAME is letters, digits and '_', not starting with a digit",
+					"--env '%s': invalid variable name", optarg);
 			if (c->n_env >= NSB_MAX_ENV)
-				return usage_err(e, E2BIG, NULL, "--env '%s': too many --env options (at most %d)",
+				return usage_err(e, E2BIG, NULL,
+						 "--env '%s': too many --env options (at most %d)",
 						 optarg, NSB_MAX_ENV);
 			c->env[c->n_env++] = optarg;
 			break;
@@ -342,46 +356,62 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 		case OPT_RESULT_FD: {
 			uint64_t fd;
 			if (nsb_parse_uint(optarg, INT_MAX, &fd) < 0)
-				return usage_err(e, EINVAL, NULL, "--result-fd '%s': not a file descriptor number",
+				return usage_err(e, EINVAL, NULL,
+						 "--result-fd '%s': not a file descriptor number",
 						 optarg);
 			if (fd <= 2)
-				return usage_err(e, EINVAL, "open another descriptor for the record, e.g. 3>record.json with --result-fd 3",
-						 "--result-fd %s: descriptors 0-2 belong to the command", optarg);
+				return usage_err(
+					e, EINVAL,
+					"open another descriptor for the record, e.g. 3>record.json with --result-fd 3",
+					"--result-fd %s: descriptors 0-2 belong to the command",
+					optarg);
 			c->result_fd = (int)fd;
 			break;
 		}
 		case OPT_MEMORY:
 			if (nsb_parse_size(optarg, NSB_MAX_MEMORY, &c->memory) < 0 ||
 			    c->memory < NSB_MIN_MEMORY)
-				return usage_err(e, EINVAL, "SIZE is bytes with an optional k, M, G or T suffix, from 1M to 1T",
-						 "--memory '%s': invalid size", optarg);
+				return usage_err(
+					e, EINVAL,
+					"SIZE is bytes with an optional k, M, G or T suffix, from 1M to 1T",
+					"--memory '%s': invalid size", optarg);
 			break;
 		case OPT_PIDS:
 			if (nsb_parse_uint(optarg, NSB_MAX_PIDS, &c->pids) < 0 || c->pids < 2)
-				return usage_err(e, EINVAL, "N counts nsbox's init too: at least 2, at most 4194304",
-						 "--pids '%s': invalid number of processes", optarg);
+				return usage_err(
+					e, EINVAL,
+					"N counts nsbox's init too: at least 2, at most 4194304",
+					"--pids '%s': invalid number of processes", optarg);
 			break;
 		case OPT_CPUS:
 			if (nsb_parse_milli(optarg, NSB_MAX_CPUS_MILLI, &c->cpus_milli) < 0 ||
 			    c->cpus_milli < 10)
-				return usage_err(e, EINVAL, "FRACTION is a number of CPUs from 0.01 to 1024, e.g. 0.5",
-						 "--cpus '%s': invalid CPU amount", optarg);
+				return usage_err(
+					e, EINVAL,
+					"FRACTION is a number of CPUs from 0.01 to 1024, e.g. 0.5",
+					"--cpus '%s': invalid CPU amount", optarg);
 			break;
 		case OPT_TIMEOUT:
 			if (nsb_parse_milli(optarg, NSB_MAX_TIMEOUT_MS, &c->timeout_ms) < 0 ||
 			    c->timeout_ms == 0)
-				return usage_err(e, EINVAL, "SECONDS is a positive number with up to 3 decimals, at most one year",
-						 "--timeout '%s': invalid duration", optarg);
+				return usage_err(
+					e, EINVAL,
+					"SECONDS is a positive number with up to 3 decimals, at most one year",
+					"--timeout '%s': invalid duration", optarg);
 			break;
 		case OPT_KILL_AFTER:
 			if (nsb_parse_milli(optarg, NSB_MAX_KILL_AFTER_MS, &c->kill_after_ms) < 0)
-				return usage_err(e, EINVAL, "SECONDS is a number from 0 to 3600 with up to 3 decimals",
-						 "--kill-after '%s': invalid duration", optarg);
+				return usage_err(
+					e, EINVAL,
+					"SECONDS is a number from 0 to 3600 with up to 3 decimals",
+					"--kill-after '%s': invalid duration", optarg);
 			break;
 		case OPT_MAX_OUTPUT:
 			if (nsb_parse_size(optarg, NSB_MAX_OUTPUT, &c->max_output) < 0)
-				return usage_err(e, EINVAL, "BYTES is a size with an optional k, M, G or T suffix, at most 1T",
-						 "--max-output '%s': invalid size", optarg);
+				return usage_err(
+					e, EINVAL,
+					"BYTES is a size with an optional k, M, G or T suffix, at most 1T",
+					"--max-output '%s': invalid size", optarg);
 			c->has_max_output = true;
 			break;
 		case OPT_CAPTURE:
@@ -390,13 +420,18 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 		case OPT_TMP_SIZE:
 			if (nsb_parse_size(optarg, NSB_MAX_TMPFS_SIZE, &c->tmp_size) < 0 ||
 			    c->tmp_size < NSB_MIN_TMP_SIZE)
-				return usage_err(e, EINVAL, "SIZE is bytes with an optional k, M or G suffix, from 1M to 64G",
-						 "--tmp-size '%s': invalid size", optarg);
+				return usage_err(
+					e, EINVAL,
+					"SIZE is bytes with an optional k, M or G suffix, from 1M to 64G",
+					"--tmp-size '%s': invalid size", optarg);
 			break;
 		case OPT_CGROUP_PARENT:
 			if (strlen(optarg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(optarg))
-				return usage_err(e, EINVAL, "give the cgroup directory as an absolute path, e.g. /sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice",
-						 "--cgroup-parent '%s': not a normalized absolute path", optarg);
+				return usage_err(
+					e, EINVAL,
+					"give the cgroup directory as an absolute path, e.g. /sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice",
+					"--cgroup-parent '%s': not a normalized absolute path",
+					optarg);
 			c->cgroup_parent = optarg;
 			break;
 		case OPT_REQUIRE_CGROUP:
@@ -409,7 +444,8 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			c->version = true;
 			return 0;
 		case ':':
-			return usage_err(e, EINVAL, "see nsbox --help", "option '%s' needs a value", name);
+			return usage_err(e, EINVAL, "see nsbox --help", "option '%s' needs a value",
+					 name);
 		case '?':
 		default:
 			return unknown_option(e, name);
@@ -421,12 +457,16 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 		c->has_max_output = true;
 	}
 	if (c->capture && c->max_output > NSB_MAX_CAPTURE)
-		return usage_err(e, E2BIG, "captured output goes into the record: use at most --max-output 64M with --capture",
-				 "--max-output %llu: too large for --capture", (unsigned long long)c->max_output);
+		return usage_err(
+			e, E2BIG,
+			"captured output goes into the record: use at most --max-output 64M with --capture",
+			"--max-output %llu: too large for --capture",
+			(unsigned long long)c->max_output);
 	if (c->project && c->no_project)
 		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
 	if (optind >= argc)
-		return usage_err(e, EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]", "no command given");
+		return usage_err(e, EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",
+				 "no command given");
 	if (!*argv[optind])
 		return usage_err(e, EINVAL, NULL, "the command name is empty");
 	c->cmd_argv = argv + optind;

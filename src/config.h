@@ -10,29 +10,29 @@
 #include <stdint.h>
 
 /* Hard limits on user-controlled input (documented in nsbox(1)). */
-#define NSB_MAX_MOUNTS	   128        /* --ro, --rw and --tmpfs together */
-#define NSB_MAX_ENV	   128        /* --env options */
+#define NSB_MAX_MOUNTS	   128	      /* --ro, --rw and --tmpfs together */
+#define NSB_MAX_ENV	   128	      /* --env options */
 #define NSB_MAX_ARGV_BYTES (1u << 20) /* all of nsbox's argv, NULs included */
-#define NSB_MAX_ARGS	   4096       /* argv entries */
-#define NSB_MAX_PATH	   4095       /* one path argument, in bytes */
-#define NSB_MAX_HOSTNAME   64         /* HOST_NAME_MAX */
+#define NSB_MAX_ARGS	   4096	      /* argv entries */
+#define NSB_MAX_PATH	   4095	      /* one path argument, in bytes */
+#define NSB_MAX_HOSTNAME   64	      /* HOST_NAME_MAX */
 #define NSB_MAX_TMPFS_SIZE (64ull << 30)
 
-#define NSB_MAX_MEMORY	   (1ull << 40) /* --memory */
-#define NSB_MIN_MEMORY	   (1ull << 20)
-#define NSB_MAX_PIDS	   4194304      /* PID_MAX_LIMIT */
-#define NSB_MAX_CPUS_MILLI (1024 * 1000)
-#define NSB_MAX_TIMEOUT_MS (366ull * 24 * 3600 * 1000)
+#define NSB_MAX_MEMORY	      (1ull << 40) /* --memory */
+#define NSB_MIN_MEMORY	      (1ull << 20)
+#define NSB_MAX_PIDS	      4194304 /* PID_MAX_LIMIT */
+#define NSB_MAX_CPUS_MILLI    (1024 * 1000)
+#define NSB_MAX_TIMEOUT_MS    (366ull * 24 * 3600 * 1000)
 #define NSB_MAX_KILL_AFTER_MS (3600ull * 1000)
-#define NSB_MAX_OUTPUT	   (1ull << 40) /* --max-output when passing through */
-#define NSB_MAX_CAPTURE	   (64ull << 20) /* --max-output with --capture: it all goes into the record */
-#define NSB_DEFAULT_CAPTURE (1ull << 20)
-#define NSB_MIN_TMP_SIZE   (1ull << 20)
+#define NSB_MAX_OUTPUT	      (1ull << 40) /* --max-output when passing through */
+#define NSB_MAX_CAPTURE	      (64ull << 20) /* --max-output with --capture: it all goes into the record */
+#define NSB_DEFAULT_CAPTURE   (1ull << 20)
+#define NSB_MIN_TMP_SIZE      (1ull << 20)
 
 #define NSB_DEFAULT_KILL_AFTER_MS 2000
-#define NSB_DEFAULT_HOSTNAME "nsbox"
-#define NSB_DEFAULT_TMP_SIZE (256ull << 20) /* /tmp and /dev/shm */
-#define NSB_DEFAULT_TMPFS_SIZE (64ull << 20) /* --tmpfs DEST without :SIZE */
+#define NSB_DEFAULT_HOSTNAME	  "nsbox"
+#define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */
+#define NSB_DEFAULT_TMPFS_SIZE	  (64ull << 20)	 /* --tmpfs DEST without :SIZE */
 
 enum nsb_mount_kind {
 	NSB_MOUNT_RO,
@@ -42,12 +42,12 @@ enum nsb_mount_kind {
 
 struct nsb_mount_arg {
 	enum nsb_mount_kind kind;
-	const char *src;  /* host path as given (NULL for tmpfs) */
-	size_t src_len;   /* length of src inside the argument (it may end at ':') */
-	const char *dest; /* absolute path inside, or NULL: same as the source */
-	uint64_t size;    /* tmpfs size in bytes */
+	const char *src;		 /* host path as given (NULL for tmpfs) */
+	size_t src_len;			 /* length of src inside the argument (it may end at ':') */
+	const char *dest;		 /* absolute path inside, or NULL: same as the source */
+	uint64_t size;			 /* tmpfs size in bytes */
 	char dest_buf[NSB_MAX_PATH + 1]; /* storage for a --tmpfs DEST cut at ':' */
-	int argv_index;   /* where it came from, for messages */
+	int argv_index;			 /* where it came from, for messages */
 };
 
 struct nsb_config {
@@ -60,20 +60,20 @@ struct nsb_config {
 	const char *chdir;    /* working directory inside, or NULL */
 	const char *project;  /* --project DIR, or NULL: the caller's cwd */
 	bool no_project;      /* --no-project */
-	bool share_net;       /* --share-net */
+	bool share_net;	      /* --share-net */
 	const char *hostname; /* NULL: NSB_DEFAULT_HOSTNAME */
-	int result_fd;        /* -1: none */
+	int result_fd;	      /* -1: none */
 
 	/* Limits and lifetime (0 = not set). */
-	uint64_t memory;        /* bytes */
-	uint64_t pids;          /* processes, init included */
-	uint64_t cpus_milli;    /* 1000 = one CPU */
+	uint64_t memory;     /* bytes */
+	uint64_t pids;	     /* processes, init included */
+	uint64_t cpus_milli; /* 1000 = one CPU */
 	uint64_t timeout_ms;
 	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */
 	bool has_max_output;
-	uint64_t max_output;    /* bytes per stream */
+	uint64_t max_output; /* bytes per stream */
 	bool capture;
-	uint64_t tmp_size;      /* /tmp and /dev/shm; 0: the default */
+	uint64_t tmp_size; /* /tmp and /dev/shm; 0: the default */
 	const char *cgroup_parent;
 	bool require_cgroup;
 

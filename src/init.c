@@ -92,12 +92,13 @@ static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_RESOLVE,
 					     "command '%s' not found inside the sandbox", name);
 		if (nsb_snprintf(out, out_size, "%s", name) < 0)
-			return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE, "command name too long");
+			return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
+					      "command name too long");
 		return 0;
 	}
 	if (strlen(name) > NAME_MAX)
-		return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE, "command name '%.64s...' is too long",
-				      name);
+		return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
+				      "command name '%.64s...' is too long", name);
 
 	for (const char *d = path ? path : ""; *d;) {
 		const char *end = strchrnul(d, ':');
@@ -113,7 +114,8 @@ static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 	}
 	if (saw_eacces)
 		return nsb_error_setx(e, EACCES, NSB_STAGE_EXEC,
-				      "command '%s' found inside the sandbox but not executable", name);
+				      "command '%s' found inside the sandbox but not executable",
+				      name);
 	return nsb_error_setx(e, ENOENT, NSB_STAGE_RESOLVE,
 			      "command '%s' not found inside the sandbox (PATH=%s)", name,
 			      path ? path : "");
@@ -143,8 +145,10 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a)
 
 	/* Output through the supervisor's pump (--max-output, --capture). */
 	if (a->stdout_wr >= 0) {
-		if (dup2(a->stdout_wr, STDOUT_FILENO) < 0 || dup2(a->stderr_wr, STDERR_FILENO) < 0) {
-			nsb_error_set(&e, nsb_negerrno(), "fds", "connect stdout and stderr to the supervisor");
+		if (dup2(a->stdout_wr, STDOUT_FILENO) < 0 ||
+		    dup2(a->stderr_wr, STDERR_FILENO) < 0) {
+			nsb_error_set(&e, nsb_negerrno(), "fds",
+				      "connect stdout and stderr to the supervisor");
 			fail(a, &e, 125);
 		}
 	}
@@ -169,7 +173,9 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a)
 	r = nsb_negerrno();
 	nsb_error_set(&e, r, NSB_STAGE_EXEC, "execute '%s'", path);
 	if (r == -ENOENT)
-		nsb_error_hint(&e, "the file exists but its interpreter or dynamic loader is missing inside the sandbox; bind it with --ro");
+		nsb_error_hint(
+			&e,
+			"the file exists but its interpreter or dynamic loader is missing inside the sandbox; bind it with --ro");
 	fail(a, &e, r == -ENOENT ? 127 : 126);
 }
 

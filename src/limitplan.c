@@ -41,13 +41,18 @@ int nsb_limits_decide(const struct nsb_config *c, bool cgroup_ok, const char *wh
 	if (wanted && c->require_cgroup) {
 		nsb_error_setx(e, EOPNOTSUPP, "limits",
 			       "--require-cgroup: limits cannot be enforced by cgroup v2: %s", why);
-		return nsb_error_hint(e, "delegate a cgroup v2 subtree to this user (e.g. systemd-run --user --scope -p Delegate=yes) and pass --cgroup-parent, or drop --require-cgroup to accept rlimits");
+		return nsb_error_hint(
+			e,
+			"delegate a cgroup v2 subtree to this user (e.g. systemd-run --user --scope -p Delegate=yes) and pass --cgroup-parent, or drop --require-cgroup to accept rlimits");
 	}
 	if (c->cpus_milli) {
-		nsb_error_setx(e, EOPNOTSUPP, "limits",
-			       "--cpus needs the cgroup v2 cpu controller, and there is no rlimit for CPU bandwidth: %s",
-			       why);
-		return nsb_error_hint(e, "delegate a cgroup v2 subtree with the cpu controller and pass --cgroup-parent, or drop --cpus (--timeout bounds wall-clock time)");
+		nsb_error_setx(
+			e, EOPNOTSUPP, "limits",
+			"--cpus needs the cgroup v2 cpu controller, and there is no rlimit for CPU bandwidth: %s",
+			why);
+		return nsb_error_hint(
+			e,
+			"delegate a cgroup v2 subtree with the cpu controller and pass --cgroup-parent, or drop --cpus (--timeout bounds wall-clock time)");
 	}
 	/*
 	 * RLIMIT_NPROC is never checked for the global root user (the kernel
@@ -55,10 +60,13 @@ int nsb_limits_decide(const struct nsb_config *c, bool cgroup_ok, const char *wh
 	 * itself: the fallback would be a silent no-op, so refuse.
 	 */
 	if (c->pids && uid == 0) {
-		nsb_error_setx(e, EOPNOTSUPP, "limits",
-			       "--pids cannot be enforced for uid 0 without cgroup v2 (the kernel does not apply RLIMIT_NPROC to root): %s",
-			       why);
-		return nsb_error_hint(e, "run nsbox as an unprivileged user, or give it a cgroup v2 subtree with the pids controller (--cgroup-parent)");
+		nsb_error_setx(
+			e, EOPNOTSUPP, "limits",
+			"--pids cannot be enforced for uid 0 without cgroup v2 (the kernel does not apply RLIMIT_NPROC to root): %s",
+			why);
+		return nsb_error_hint(
+			e,
+			"run nsbox as an unprivileged user, or give it a cgroup v2 subtree with the pids controller (--cgroup-parent)");
 	}
 	l.memory_via = c->memory ? NSB_VIA_RLIMIT : NSB_VIA_NONE;
 	l.pids_via = c->pids ? NSB_VIA_RLIMIT : NSB_VIA_NONE;
@@ -72,16 +80,19 @@ int nsb_limits_apply_rlimits(const struct nsb_limits *l, struct nsb_error *e)
 		struct rlimit rl = {.rlim_cur = l->memory, .rlim_max = l->memory};
 		/* Address space bounds mmap-based allocators, data bounds brk. */
 		if (setrlimit(RLIMIT_AS, &rl) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "limits", "set RLIMIT_AS to %llu bytes",
+			return nsb_error_set(e, nsb_negerrno(), "limits",
+					     "set RLIMIT_AS to %llu bytes",
 					     (unsigned long long)l->memory);
 		if (setrlimit(RLIMIT_DATA, &rl) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "limits", "set RLIMIT_DATA to %llu bytes",
+			return nsb_error_set(e, nsb_negerrno(), "limits",
+					     "set RLIMIT_DATA to %llu bytes",
 					     (unsigned long long)l->memory);
 	}
 	if (l->pids_via == NSB_VIA_RLIMIT) {
 		struct rlimit rl = {.rlim_cur = l->pids, .rlim_max = l->pids};
 		if (setrlimit(RLIMIT_NPROC, &rl) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "limits", "set RLIMIT_NPROC to %llu",
+			return nsb_error_set(e, nsb_negerrno(), "limits",
+					     "set RLIMIT_NPROC to %llu",
 					     (unsigned long long)l->pids);
 	}
 	return 0;

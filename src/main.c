@@ -25,11 +25,11 @@
 #include "supervise.h"
 #include "util.h"
 
-#define EXIT_DENIED	 123
-#define EXIT_TIMED_OUT	 124
-#define EXIT_NSBOX	 125
-#define EXIT_NOEXEC	 126
-#define EXIT_NOTFOUND	 127
+#define EXIT_DENIED    123
+#define EXIT_TIMED_OUT 124
+#define EXIT_NSBOX     125
+#define EXIT_NOEXEC    126
+#define EXIT_NOTFOUND  127
 
 extern char **environ;
 
@@ -74,13 +74,17 @@ static int check_result_fd(int fd, struct nsb_error *e)
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0) {
-		nsb_error_set(e, nsb_negerrno(), "usage", "--result-fd %d: not an open file descriptor", fd);
-		return nsb_error_hint(e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
+		nsb_error_set(e, nsb_negerrno(), "usage",
+			      "--result-fd %d: not an open file descriptor", fd);
+		return nsb_error_hint(
+			e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
 	}
 	if ((fl & O_ACCMODE) == O_RDONLY)
-		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing", fd);
+		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing",
+				      fd);
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "usage", "--result-fd %d: set close-on-exec", fd);
+		return nsb_error_set(e, nsb_negerrno(), "usage",
+				     "--result-fd %d: set close-on-exec", fd);
 	return 0;
 }
 
@@ -108,8 +112,8 @@ static int gather_facts(struct nsb_error *e)
 			return nsb_error_hint(e, "the path is relative to '%s'", cwd_real);
 		}
 		if (stat(project_real, &st) < 0 || !S_ISDIR(st.st_mode))
-			return nsb_error_setx(e, ENOTDIR, "usage", "--project '%s': not a directory",
-					      cfg.project);
+			return nsb_error_setx(e, ENOTDIR, "usage",
+					      "--project '%s': not a directory", cfg.project);
 		facts.project_real = project_real;
 	}
 
@@ -126,16 +130,18 @@ static int gather_facts(struct nsb_error *e)
 			int r = nsb_negerrno();
 			nsb_error_set(e, r, "usage", "%s '%s'", opt, src);
 			if (r == -ENOENT)
-				return nsb_error_hint(e, "create it first; a relative path is taken from '%s'",
-						      cwd_real);
+				return nsb_error_hint(
+					e, "create it first; a relative path is taken from '%s'",
+					cwd_real);
 			return r;
 		}
 		if (stat(mount_real[i], &st) < 0)
 			return nsb_error_set(e, nsb_negerrno(), "usage", "%s '%s'", opt, src);
 		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-			return nsb_error_setx(e, EINVAL, "usage",
-					      "%s '%s': only directories and regular files can be bound",
-					      opt, src);
+			return nsb_error_setx(
+				e, EINVAL, "usage",
+				"%s '%s': only directories and regular files can be bound", opt,
+				src);
 		facts.mount_src_real[i] = mount_real[i];
 		facts.mount_src_is_dir[i] = S_ISDIR(st.st_mode);
 	}
@@ -161,8 +167,8 @@ static void hint_not_found(struct nsb_error *se, const char *name)
 		char *sl = strrchr(dir, '/');
 		if (sl && sl != dir)
 			*sl = '\0';
-		nsb_error_hint(se, "'%s' exists outside the sandbox (real path '%s'): add --ro %s", name,
-			       found, dir);
+		nsb_error_hint(se, "'%s' exists outside the sandbox (real path '%s'): add --ro %s",
+			       name, found, dir);
 		return;
 	} else {
 		for (const char *d = path ? path : ""; *d && !found[0];) {
@@ -170,7 +176,8 @@ static void hint_not_found(struct nsb_error *se, const char *name)
 			/* Only absolute PATH entries: a relative one means
 			 * nothing inside. */
 			if (end > d && *d == '/' &&
-			    nsb_snprintf(found, sizeof(found), "%.*s/%s", (int)(end - d), d, name) >= 0 &&
+			    nsb_snprintf(found, sizeof(found), "%.*s/%s", (int)(end - d), d,
+					 name) >= 0 &&
 			    access(found, X_OK) != 0)
 				found[0] = '\0';
 			else if (end == d || *d != '/')
@@ -178,8 +185,10 @@ static void hint_not_found(struct nsb_error *se, const char *name)
 			d = *end ? end + 1 : end;
 		}
 		if (!found[0]) {
-			nsb_error_hint(se, "'%s' does not exist outside the sandbox either (searched the caller's PATH)",
-				       name);
+			nsb_error_hint(
+				se,
+				"'%s' does not exist outside the sandbox either (searched the caller's PATH)",
+				name);
 			return;
 		}
 	}
@@ -187,8 +196,8 @@ static void hint_not_found(struct nsb_error *se, const char *name)
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir)
 		*slash = '\0';
-	nsb_error_hint(se, "'%s' exists outside the sandbox at '%s': add --ro %s and run it as %s", name,
-		       found, dir, found);
+	nsb_error_hint(se, "'%s' exists outside the sandbox at '%s': add --ro %s and run it as %s",
+		       name, found, dir, found);
 }
 
 static int exit_code_for(const struct nsb_result *res)
@@ -206,7 +215,7 @@ static int exit_code_for(const struct nsb_result *res)
 		return EXIT_DENIED;
 	case NSB_STATUS_EXEC_FAILED:
 		return strcmp(res->setup_error.stage, NSB_STAGE_RESOLVE) == 0 ? EXIT_NOTFOUND
-									   : EXIT_NOEXEC;
+									      : EXIT_NOEXEC;
 	case NSB_STATUS_SETUP_FAILED:
 	case NSB_STATUS_USAGE_ERROR:
 		break;
@@ -268,7 +277,8 @@ static int setup_limits(struct nsb_error *e)
 	cg_ok = nsb_cgroup_usable(&cgo, need, &why) == 0;
 	if (!cg_ok && (cfg.cgroup_parent || cfg.require_cgroup)) {
 		nsb_error_setx(e, why.err ? why.err : EOPNOTSUPP, "cgroup", "%s%s",
-			       cfg.cgroup_parent ? "--cgroup-parent: " : "--require-cgroup: ", why.message);
+			       cfg.cgroup_parent ? "--cgroup-parent: " : "--require-cgroup: ",
+			       why.message);
 		if (why.hint[0])
 			nsb_error_hint(e, "%s", why.hint);
 		return -e->err;
@@ -280,10 +290,12 @@ static int setup_limits(struct nsb_error *e)
 
 	/* One line per limit that a weaker mechanism enforces. */
 	if (plan.limits.memory_via == NSB_VIA_RLIMIT)
-		fprintf(stderr, "nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
+		fprintf(stderr,
+			"nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
 			why.message);
 	if (plan.limits.pids_via == NSB_VIA_RLIMIT)
-		fprintf(stderr, "nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
+		fprintf(stderr,
+			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
 			why.message);
 
 	/* Without limits a cgroup is still worth having (accounting, one-shot
@@ -299,7 +311,8 @@ static int setup_limits(struct nsb_error *e)
 	};
 	r = nsb_cgroup_create(&cgo, &lim, &cg, e);
 	if (r < 0 && !wanted && !cfg.require_cgroup) {
-		fprintf(stderr, "nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
+		fprintf(stderr,
+			"nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
 			e->message);
 		nsb_error_clear(e);
 		plan.limits.use_cgroup = false;
@@ -334,7 +347,8 @@ static void cgroup_finish(struct nsb_result *res)
 			res->oom_killed = true;
 			res->signal = SIGKILL;
 			res->exit_code_set = false;
-			res->reason = "the memory limit was reached and the kernel's OOM killer stopped the sandbox";
+			res->reason =
+				"the memory limit was reached and the kernel's OOM killer stopped the sandbox";
 		}
 	} else {
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);

@@ -69,8 +69,8 @@ static int mount_err(struct nsb_error *e, int r, const char *what, const char *p
  * Create (or find) the mount point for dest inside the new root and return an
  * O_PATH fd to it.  Intermediate directories are created as needed.
  */
-static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent, const char **ret_name,
-		     struct nsb_error *e)
+static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent,
+		     const char **ret_name, struct nsb_error *e)
 {
 	char buf[NSB_MAX_PATH + 1];
 	_cleanup_close_ int cur = -1;
@@ -104,7 +104,9 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 			if (!last || is_dir) {
 				r = mkdirat(cur, comp, 0755);
 			} else {
-				r = openat(cur, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0444);
+				r = openat(cur, comp,
+					   O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+					   0444);
 				if (r >= 0)
 					r = close(r);
 			}
@@ -112,16 +114,21 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 				r = nsb_negerrno();
 				nsb_error_set(e, r, STAGE, "create mount point '%s'", dest);
 				if (r == -EROFS)
-					nsb_error_hint(e, "'%s' lies inside a read-only bind; create it on the host first or choose another destination",
-						       dest);
+					nsb_error_hint(
+						e,
+						"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
+						dest);
 				return r;
 			}
 			fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
 		}
 		if (fd == -ELOOP) {
-			nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is or passes through a symbolic link",
+			nsb_error_setx(e, ELOOP, STAGE,
+				       "mount point '%s' is or passes through a symbolic link",
 				       dest);
-			return nsb_error_hint(e, "mount destinations are never resolved through symlinks; use the link's target as the destination");
+			return nsb_error_hint(
+				e,
+				"mount destinations are never resolved through symlinks; use the link's target as the destination");
 		}
 		if (fd < 0)
 			return mount_err(e, fd, "open mount point", dest);
@@ -130,17 +137,20 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 		if (fstat(fd, &st) < 0)
 			return mount_err(e, nsb_negerrno(), "stat mount point", dest);
 		if (S_ISLNK(st.st_mode)) {
-			nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is a symbolic link", dest);
+			nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is a symbolic link",
+				       dest);
 			return nsb_error_hint(e, "use the link's target as the destination");
 		}
 		if ((!last || is_dir) && !S_ISDIR(st.st_mode))
-			return nsb_error_setx(e, ENOTDIR, STAGE,
-					      "mount point '%s': a directory is needed there, but it is a file",
-					      dest);
+			return nsb_error_setx(
+				e, ENOTDIR, STAGE,
+				"mount point '%s': a directory is needed there, but it is a file",
+				dest);
 		if (last && !is_dir && S_ISDIR(st.st_mode))
-			return nsb_error_setx(e, EISDIR, STAGE,
-					      "mount point '%s': a file is needed there, but it is a directory",
-					      dest);
+			return nsb_error_setx(
+				e, EISDIR, STAGE,
+				"mount point '%s': a file is needed there, but it is a directory",
+				dest);
 		nsb_closep(&cur);
 		cur = TAKE_FD(fd);
 	}
@@ -170,8 +180,8 @@ static int new_fs(const char *type, const char *const *kv, unsigned attrs, const
 		int r = kv[i + 1] ? fsconfig(fs, FSCONFIG_SET_STRING, kv[i], kv[i + 1], 0)
 				  : fsconfig(fs, FSCONFIG_SET_FLAG, kv[i], NULL, 0);
 		if (r < 0)
-			return nsb_error_set(e, nsb_negerrno(), STAGE, "set %s option '%s' for '%s'", type,
-					     kv[i], dest);
+			return nsb_error_set(e, nsb_negerrno(), STAGE,
+					     "set %s option '%s' for '%s'", type, kv[i], dest);
 	}
 	if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return nsb_error_set(e, nsb_negerrno(), STAGE, "create %s for '%s'", type, dest);
@@ -234,7 +244,8 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 			}
 			nsb_error_set(e, r, STAGE, "bind '%s'", op->src);
 			if (r == -ENOSYS)
-				nsb_error_hint(e, "nsbox needs the new mount API (Linux 5.12 or later)");
+				nsb_error_hint(
+					e, "nsbox needs the new mount API (Linux 5.12 or later)");
 			return r;
 		}
 		if (fstat(pr->tree_fd, &st) < 0)
@@ -248,7 +259,8 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 			set |= MOUNT_ATTR_RDONLY;
 		r = set_attr(pr->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set);
 		if (r < 0)
-			return mount_err(e, r, op->readonly ? "make read-only" : "set nosuid,nodev on",
+			return mount_err(e, r,
+					 op->readonly ? "make read-only" : "set nosuid,nodev on",
 					 op->src);
 	}
 
@@ -259,7 +271,8 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 		if (c->dev_fds[i] < 0)
 			return mount_err(e, nsb_negerrno(), "bind device", path);
 		/* Device nodes keep working (no nodev), but nothing else. */
-		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH,
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 		if (r < 0)
 			return mount_err(e, r, "set nosuid,noexec on", path);
 	}
@@ -270,9 +283,9 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 {
 	/* Writable or revealing parts of procfs: made read-only in place. */
 	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
-	_cleanup_close_ int proc = new_fs("proc", NULL,
-					  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-					  op->dest, e);
+	_cleanup_close_ int proc =
+		new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+		       op->dest, e);
 	int r;
 
 	if (proc < 0)
@@ -282,8 +295,8 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 		return r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ro_paths); i++) {
-		_cleanup_close_ int t = open_tree(proc, ro_paths[i],
-						  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		_cleanup_close_ int t = open_tree(
+			proc, ro_paths[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/%s", ro_paths[i]);
@@ -293,7 +306,8 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 			return mount_err(e, nsb_negerrno(), "protect", path);
 		}
 		r = set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
-			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC);
 		if (r < 0)
 			return mount_err(e, r, "make read-only", path);
 		if (move_mount(t, "", proc, ro_paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
@@ -305,8 +319,8 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
 {
 	static const char *const links[][2] = {
-		{"fd", "/proc/self/fd"},         {"stdin", "/proc/self/fd/0"},
-		{"stdout", "/proc/self/fd/1"},   {"stderr", "/proc/self/fd/2"},
+		{"fd", "/proc/self/fd"},       {"stdin", "/proc/self/fd/0"},
+		{"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
 		{"ptmx", "pts/ptmx"},
 	};
 	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
@@ -378,8 +392,8 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 	case NSB_OP_BIND:
 		return attach(pr->tree_fd, c->root_fd, op->dest, pr->is_dir, e);
 	case NSB_OP_TMPFS: {
-		_cleanup_close_ int t = new_tmpfs(op->size, op->mode,
-						  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
+		_cleanup_close_ int t = new_tmpfs(
+			op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
 		if (t < 0)
 			return t;
 		return attach(t, c->root_fd, op->dest, true, e);
@@ -407,7 +421,8 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 	if (chdir("/") < 0)
 		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "enter '/'");
 	/* Only now, with every mount point in place, is / made read-only. */
-	int r = set_attr(AT_FDCWD, "/", 0, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	int r = set_attr(AT_FDCWD, "/", 0,
+			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (r < 0)
 		return nsb_error_set(e, r, "pivot_root", "make '/' read-only");
 	return 0;
@@ -443,7 +458,8 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 		goto out;
 	}
 	if (move_mount(c.root_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), STAGE, "attach the new root at '%s'", STAGING_DIR);
+		r = nsb_error_set(e, nsb_negerrno(), STAGE, "attach the new root at '%s'",
+				  STAGING_DIR);
 		goto out;
 	}
 
@@ -458,8 +474,11 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 		goto out;
 
 	if (chdir(plan->cwd) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), "chdir", "enter working directory '%s'", plan->cwd);
-		nsb_error_hint(e, "the directory must exist inside the sandbox: bind it with --ro/--rw or pick another --chdir");
+		r = nsb_error_set(e, nsb_negerrno(), "chdir", "enter working directory '%s'",
+				  plan->cwd);
+		nsb_error_hint(
+			e,
+			"the directory must exist inside the sandbox: bind it with --ro/--rw or pick another --chdir");
 		goto out;
 	}
 	r = 0;

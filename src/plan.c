@@ -18,11 +18,11 @@ static const char *const sys_links[] = {
 };
 
 static const char *const etc_entries[] = {
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-	"/etc/ssl",         "/etc/ca-certificates", "/etc/localtime", "/etc/timezone",
-	"/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/hosts",
-	"/etc/host.conf",   "/etc/resolv.conf", "/etc/gai.conf", "/etc/protocols",
-	"/etc/services",    "/etc/mime.types", "/etc/os-release",
+	"/etc/ld.so.cache",   "/etc/ld.so.conf",      "/etc/ld.so.conf.d", "/etc/alternatives",
+	"/etc/ssl",	      "/etc/ca-certificates", "/etc/localtime",	   "/etc/timezone",
+	"/etc/nsswitch.conf", "/etc/passwd",	      "/etc/group",	   "/etc/hosts",
+	"/etc/host.conf",     "/etc/resolv.conf",     "/etc/gai.conf",	   "/etc/protocols",
+	"/etc/services",      "/etc/mime.types",      "/etc/os-release",
 };
 
 static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind, const char *src,
@@ -80,8 +80,8 @@ static int env_set(struct nsb_plan *p, const char *name, size_t name_len, const 
 	}
 	if (p->n_envp >= NSB_MAX_ENVP) {
 		free(s);
-		return nsb_error_setx(e, E2BIG, "plan", "too many environment variables (at most %d)",
-				      NSB_MAX_ENVP);
+		return nsb_error_setx(e, E2BIG, "plan",
+				      "too many environment variables (at most %d)", NSB_MAX_ENVP);
 	}
 	p->envp[p->n_envp++] = s;
 	p->envp[p->n_envp] = NULL;
@@ -128,8 +128,10 @@ static int build_env(const struct nsb_config *c, const struct nsb_facts *f, stru
 			const char *v = nsb_env_get(f->environ, s, strlen(s));
 			if (!v) {
 				nsb_error_setx(e, ENOENT, "plan",
-					       "--env '%s': not set in the caller's environment", s);
-				return nsb_error_hint(e, "pass a value explicitly: --env %s=VALUE", s);
+					       "--env '%s': not set in the caller's environment",
+					       s);
+				return nsb_error_hint(e, "pass a value explicitly: --env %s=VALUE",
+						      s);
 			}
 			r = env_set(p, s, strlen(s), v, e);
 		}
@@ -183,15 +185,21 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		/* Only the implicit default is refused: an explicit --project
 		 * is the caller's informed choice. */
 		if (!c->project && strcmp(proj, "/") == 0) {
-			nsb_error_setx(e, EPERM, "plan",
-				       "refusing to expose '/' as the project root (the current directory)");
-			return nsb_error_hint(e, "run nsbox from the project's directory, or pass --project DIR or --no-project");
+			nsb_error_setx(
+				e, EPERM, "plan",
+				"refusing to expose '/' as the project root (the current directory)");
+			return nsb_error_hint(
+				e,
+				"run nsbox from the project's directory, or pass --project DIR or --no-project");
 		}
 		if (!c->project && f->home && strcmp(proj, f->home) == 0) {
-			nsb_error_setx(e, EPERM, "plan",
-				       "refusing to expose the home directory '%s' as the project root (the current directory)",
-				       proj);
-			return nsb_error_hint(e, "run nsbox from the project's directory, or pass --project DIR or --no-project");
+			nsb_error_setx(
+				e, EPERM, "plan",
+				"refusing to expose the home directory '%s' as the project root (the current directory)",
+				proj);
+			return nsb_error_hint(
+				e,
+				"run nsbox from the project's directory, or pass --project DIR or --no-project");
 		}
 		if (nsb_snprintf(p->project, sizeof(p->project), "%s", proj) < 0)
 			return nsb_error_setx(e, ENAMETOOLONG, "plan", "project path is too long");
@@ -233,10 +241,13 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		p->ops[p->n_ops - 1].user = true;
 		p->ops[p->n_ops - 1].src_is_dir = true;
 		if (nsb_path_depth(p->project) == 0 || strcmp(p->project, "/usr") == 0 ||
-		    nsb_path_is_under(p->project, "/proc") || nsb_path_is_under(p->project, "/dev")) {
+		    nsb_path_is_under(p->project, "/proc") ||
+		    nsb_path_is_under(p->project, "/dev")) {
 			nsb_error_setx(e, EINVAL, "plan", "project root '%s' is reserved by nsbox",
 				       p->project);
-			return nsb_error_hint(e, "pass --project DIR with a directory of your own, or --no-project");
+			return nsb_error_hint(
+				e,
+				"pass --project DIR with a directory of your own, or --no-project");
 		}
 	}
 
@@ -255,16 +266,20 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 			const char *real = f->mount_src_real[i];
 			const char *dest = m->dest ? m->dest : real;
 			if (!real)
-				return nsb_error_setx(e, EINVAL, "plan", "source of argument %d is unresolved",
+				return nsb_error_setx(e, EINVAL, "plan",
+						      "source of argument %d is unresolved",
 						      m->argv_index);
-			if (!m->dest && (nsb_path_depth(real) == 0 || nsb_path_is_under(real, "/proc") ||
-					 nsb_path_is_under(real, "/dev"))) {
+			if (!m->dest &&
+			    (nsb_path_depth(real) == 0 || nsb_path_is_under(real, "/proc") ||
+			     nsb_path_is_under(real, "/dev"))) {
 				nsb_error_setx(e, EINVAL, "plan",
 					       "%s '%.*s': its real path '%s' is reserved by nsbox",
 					       m->kind == NSB_MOUNT_RO ? "--ro" : "--rw",
 					       (int)m->src_len, m->src, real);
-				return nsb_error_hint(e, "bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
-						      (int)m->src_len, m->src);
+				return nsb_error_hint(
+					e,
+					"bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
+					(int)m->src_len, m->src);
 			}
 			r = add_op(p, e, NSB_OP_BIND, real, dest, m->kind == NSB_MOUNT_RO, false);
 			if (r < 0)
@@ -280,17 +295,20 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 	for (size_t i = first_user; i < p->n_ops; i++)
 		for (size_t j = first_user; j < i; j++)
 			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
-				nsb_error_setx(e, EEXIST, "plan", "destination '%s' is mounted twice",
-					       p->ops[i].dest);
-				return nsb_error_hint(e, "give each --ro, --rw and --tmpfs its own destination");
+				nsb_error_setx(e, EEXIST, "plan",
+					       "destination '%s' is mounted twice", p->ops[i].dest);
+				return nsb_error_hint(
+					e, "give each --ro, --rw and --tmpfs its own destination");
 			}
 	/* User mounts may not replace the system view wholesale either. */
 	for (size_t i = first_user; i < p->n_ops; i++)
 		for (size_t j = 0; j < first_user; j++)
 			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
 				nsb_error_setx(e, EEXIST, "plan",
-					       "destination '%s' is part of the system view", p->ops[i].dest);
-				return nsb_error_hint(e, "choose another destination with PATH:DEST");
+					       "destination '%s' is part of the system view",
+					       p->ops[i].dest);
+				return nsb_error_hint(e,
+						      "choose another destination with PATH:DEST");
 			}
 
 	/* Parents before children, so every mount point is created in (or

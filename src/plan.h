@@ -21,11 +21,11 @@
 #define NSB_MAX_ENVP	 (NSB_MAX_ENV + 48)
 
 enum nsb_op_kind {
-	NSB_OP_BIND,    /* bind src (host) at dest; recursive */
+	NSB_OP_BIND,	/* bind src (host) at dest; recursive */
 	NSB_OP_SYSLINK, /* host path that may be a symlink: copy the link, else bind read-only */
-	NSB_OP_TMPFS,   /* new tmpfs at dest */
-	NSB_OP_PROC,    /* new procfs at dest, with the sensitive parts read-only */
-	NSB_OP_DEV,     /* minimal /dev at dest */
+	NSB_OP_TMPFS,	/* new tmpfs at dest */
+	NSB_OP_PROC,	/* new procfs at dest, with the sensitive parts read-only */
+	NSB_OP_DEV,	/* minimal /dev at dest */
 };
 
 struct nsb_mount_op {
@@ -36,15 +36,15 @@ struct nsb_mount_op {
 	bool optional; /* system entry: skipped when the host lacks it */
 	bool user;     /* from --ro/--rw/--tmpfs/--project */
 	bool src_is_dir;
-	uint64_t size; /* tmpfs size */
-	unsigned mode; /* tmpfs root mode */
+	uint64_t size;	/* tmpfs size */
+	unsigned mode;	/* tmpfs root mode */
 	int argv_index; /* -1 for built-in entries */
 };
 
 /* What the supervisor learned about the host before planning (no syscalls here). */
 struct nsb_facts {
-	const char *cwd;          /* real path of the caller's working directory */
-	const char *home;         /* real path of $HOME, or NULL */
+	const char *cwd;	  /* real path of the caller's working directory */
+	const char *home;	  /* real path of $HOME, or NULL */
 	const char *project_real; /* real path of --project, or NULL */
 	uid_t uid;
 	gid_t gid;
@@ -62,7 +62,7 @@ struct nsb_plan {
 	char *envp[NSB_MAX_ENVP + 1]; /* owned, NULL-terminated */
 	size_t n_envp;
 
-	char cwd[NSB_MAX_PATH + 1];     /* working directory inside */
+	char cwd[NSB_MAX_PATH + 1];	/* working directory inside */
 	char project[NSB_MAX_PATH + 1]; /* project root, "" with --no-project */
 	char hostname[NSB_MAX_HOSTNAME + 1];
 	bool share_net;

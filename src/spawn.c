@@ -72,7 +72,8 @@ static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
 	_cleanup_close_ int fd = openat(cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0 || write(fd, buf, (size_t)n) != n)
-		return nsb_error_set(e, nsb_negerrno(), "cgroup", "move the sandbox into its cgroup");
+		return nsb_error_set(e, nsb_negerrno(), "cgroup",
+				     "move the sandbox into its cgroup");
 	return 0;
 }
 

@@ -13,15 +13,15 @@
 #include "plan.h"
 
 struct nsb_sandbox {
-	pid_t pid;      /* init, as seen from the supervisor */
-	int pidfd;      /* -1 when the kernel gave none */
-	int err_rd;     /* struct nsb_error from the sandbox, EOF after exec */
-	int status_rd;  /* the payload's wait status, written by init */
-	int stdout_rd;  /* the payload's output, when piped; else -1 */
+	pid_t pid;     /* init, as seen from the supervisor */
+	int pidfd;     /* -1 when the kernel gave none */
+	int err_rd;    /* struct nsb_error from the sandbox, EOF after exec */
+	int status_rd; /* the payload's wait status, written by init */
+	int stdout_rd; /* the payload's output, when piped; else -1 */
 	int stderr_rd;
 	unsigned namespaces; /* NSB_NS_* created */
-	bool clone3;    /* false: the clone fallback was used */
-	bool cgroup_joined; /* placed by writing cgroup.procs, not at clone time */
+	bool clone3;	     /* false: the clone fallback was used */
+	bool cgroup_joined;  /* placed by writing cgroup.procs, not at clone time */
 };
 
 /*

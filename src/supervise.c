@@ -28,14 +28,14 @@ void nsb_supervise_sigset(sigset_t *ret)
 }
 
 struct stream {
-	int fd;        /* read end, -1 once at EOF */
-	int dest;      /* the caller's fd (1 or 2) */
+	int fd;	  /* read end, -1 once at EOF */
+	int dest; /* the caller's fd (1 or 2) */
 	const char *name;
-	uint64_t total;  /* everything the payload produced */
+	uint64_t total;	 /* everything the payload produced */
 	uint64_t passed; /* what went on (or was kept) */
 	bool truncated;
 	bool dest_broken; /* the caller closed its end: keep draining */
-	char last;        /* last byte passed on, for the marker's newline */
+	char last;	  /* last byte passed on, for the marker's newline */
 	struct nsb_captured *cap;
 };
 
@@ -124,7 +124,8 @@ static int pump(struct sv *v, struct stream *s)
 		s->truncated = true;
 		if (!v->o->capture) {
 			char marker[128];
-			int m = snprintf(marker, sizeof(marker), "%s[nsbox: %s truncated after %llu bytes]\n",
+			int m = snprintf(marker, sizeof(marker),
+					 "%s[nsbox: %s truncated after %llu bytes]\n",
 					 s->passed && s->last != '\n' ? "\n" : "", s->name,
 					 (unsigned long long)v->o->max_output);
 			write_all(s, marker, (size_t)m);
@@ -154,8 +155,9 @@ static void read_setup_error(int fd, struct nsb_error *ce, size_t *got, bool *op
 		*open_ = false;
 }
 
-int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, struct nsb_result *res,
-		  struct nsb_captured *out, struct nsb_captured *err, struct nsb_error *e)
+int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
+		  struct nsb_result *res, struct nsb_captured *out, struct nsb_captured *err,
+		  struct nsb_error *e)
 {
 	struct sv v = {.sb = sb, .o = o};
 	struct nsb_error child_err;
@@ -168,8 +170,10 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, st
 
 	memset(&child_err, 0, sizeof(child_err));
 	memset(&ru, 0, sizeof(ru));
-	v.st[0] = (struct stream){.fd = o->pipe_output ? sb->stdout_rd : -1, .dest = 1, .name = "stdout", .cap = out};
-	v.st[1] = (struct stream){.fd = o->pipe_output ? sb->stderr_rd : -1, .dest = 2, .name = "stderr", .cap = err};
+	v.st[0] = (struct stream){
+		.fd = o->pipe_output ? sb->stdout_rd : -1, .dest = 1, .name = "stdout", .cap = out};
+	v.st[1] = (struct stream){
+		.fd = o->pipe_output ? sb->stderr_rd : -1, .dest = 2, .name = "stderr", .cap = err};
 	/* The pump owns the read ends from here on. */
 	sb->stdout_rd = sb->stderr_rd = -1;
 
@@ -243,7 +247,8 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, st
 			if (pfd[4 + i].revents && v.st[i].fd >= 0) {
 				r = pump(&v, &v.st[i]);
 				if (r < 0) {
-					nsb_error_set(e, r, "supervise", "keep the %s output", v.st[i].name);
+					nsb_error_set(e, r, "supervise", "keep the %s output",
+						      v.st[i].name);
 					goto fatal;
 				}
 			}
@@ -253,7 +258,8 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, st
 			if (p == sb->pid)
 				reaped = true;
 			else if (p < 0 && errno != EINTR) {
-				r = nsb_error_set(e, nsb_negerrno(), "supervise", "reap the sandbox");
+				r = nsb_error_set(e, nsb_negerrno(), "supervise",
+						  "reap the sandbox");
 				goto fatal;
 			}
 		}
@@ -300,8 +306,9 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, st
 			res->signal = WTERMSIG(pstatus);
 		else if (!have && WIFSIGNALED(status))
 			res->signal = WTERMSIG(status);
-		res->reason = killed ? "wall-clock timeout: SIGTERM, then SIGKILL after the grace period"
-				     : "wall-clock timeout: stopped by SIGTERM";
+		res->reason =
+			killed ? "wall-clock timeout: SIGTERM, then SIGKILL after the grace period"
+			       : "wall-clock timeout: stopped by SIGTERM";
 		return 0;
 	}
 	if (have) {

@@ -14,11 +14,11 @@
 #include "spawn.h"
 
 struct nsb_supervise_opts {
-	uint64_t timeout_ms;    /* 0: none */
+	uint64_t timeout_ms;	/* 0: none */
 	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */
-	bool pipe_output;       /* sb->stdout_rd/stderr_rd are live */
-	uint64_t max_output;    /* per stream; UINT64_MAX: unbounded */
-	bool capture;           /* keep output for the record instead of passing it on */
+	bool pipe_output;	/* sb->stdout_rd/stderr_rd are live */
+	uint64_t max_output;	/* per stream; UINT64_MAX: unbounded */
+	bool capture;		/* keep output for the record instead of passing it on */
 	/* Kill everything at once (cgroup.kill); NULL: SIGKILL init. */
 	int (*kill_all)(void *ud);
 	void *kill_ud;
@@ -40,5 +40,6 @@ void nsb_supervise_sigset(sigset_t *ret);
  * receive captured output.  Returns 0, or -errno when supervising itself
  * failed (e set; the sandbox has been killed).
  */
-int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o, struct nsb_result *res,
-		  struct nsb_captured *out, struct nsb_captured *err, struct nsb_error *e);
+int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
+		  struct nsb_result *res, struct nsb_captured *out, struct nsb_captured *err,
+		  struct nsb_error *e);

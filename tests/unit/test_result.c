@@ -82,7 +82,7 @@ Test(result, exact_record_for_a_clean_exit)
 		     "\"enforced\":{\"namespaces\":[\"user\",\"mount\",\"pid\",\"net\",\"ipc\","
 		     "\"uts\",\"cgroup\"],\"caps_dropped\":true,\"no_new_privs\":true,"
 		     "\"seccomp\":null,\"hostname\":\"nsbox\",\"network\":\"none\","
-		     "\"mount_api\":\"new\"},\"violations\":[]}\n"));
+		     "\"mount_api\":\"new\",\"limits\":{},\"cgroup\":null},\"violations\":[]}\n"));
 }
 
 Test(result, exact_record_for_a_gate_denial)
@@ -394,10 +394,12 @@ Test(result, enforced_seccomp_network_and_nullable_strings)
 	r.enforced.share_net = true;
 	r.enforced.mount_api = "legacy";
 	_cleanup_free_ char *out = record(&r);
-	cr_expect(has(out, "\"seccomp\":{\"profile\":\"default\",\"sha256\":\"ab12\","
-			   "\"default_action\":\"errno\"},\"hostname\":\"nsbox\","
-			   "\"network\":\"host\",\"mount_api\":\"legacy\"}"),
-		  "%s", out);
+	cr_expect(
+		has(out,
+		    "\"seccomp\":{\"profile\":\"default\",\"sha256\":\"ab12\","
+		    "\"default_action\":\"errno\"},\"hostname\":\"nsbox\","
+		    "\"network\":\"host\",\"mount_api\":\"legacy\",\"limits\":{},\"cgroup\":null}"),
+		"%s", out);
 
 	r.enforced.seccomp_sha256 = NULL;
 	r.enforced.seccomp_default_action = NULL;
@@ -407,10 +409,11 @@ Test(result, enforced_seccomp_network_and_nullable_strings)
 	r.enforced.caps_dropped = false;
 	r.enforced.no_new_privs = false;
 	_cleanup_free_ char *nul = record(&r);
-	cr_expect(has(nul, "\"caps_dropped\":false,\"no_new_privs\":false,"
-			   "\"seccomp\":{\"profile\":\"default\",\"sha256\":null,"
-			   "\"default_action\":null},\"hostname\":null,"
-			   "\"network\":\"none\",\"mount_api\":null}"),
+	cr_expect(has(nul,
+		      "\"caps_dropped\":false,\"no_new_privs\":false,"
+		      "\"seccomp\":{\"profile\":\"default\",\"sha256\":null,"
+		      "\"default_action\":null},\"hostname\":null,"
+		      "\"network\":\"none\",\"mount_api\":null,\"limits\":{},\"cgroup\":null}"),
 		  "%s", nul);
 
 	r.has_enforced = false;
