@@ -40,6 +40,10 @@ const char nsb_cli_usage[] =
 	"  --cgroup-parent DIR   create the run's cgroup under DIR (a cgroup v2 directory)\n"
 	"  --require-cgroup      fail instead of falling back to rlimits\n"
 	"\n"
+	"Hardening:\n"
+	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
+	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
+	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
 	"  --help                show this help and exit\n"
@@ -72,6 +76,8 @@ enum {
 	OPT_TMP_SIZE,
 	OPT_CGROUP_PARENT,
 	OPT_REQUIRE_CGROUP,
+	OPT_SECCOMP,
+	OPT_SECCOMP_EXPORT,
 };
 
 static const struct option long_options[] = {
@@ -97,6 +103,8 @@ static const struct option long_options[] = {
 	{"tmp-size", required_argument, NULL, OPT_TMP_SIZE},
 	{"cgroup-parent", required_argument, NULL, OPT_CGROUP_PARENT},
 	{"require-cgroup", no_argument, NULL, OPT_REQUIRE_CGROUP},
+	{"seccomp", required_argument, NULL, OPT_SECCOMP},
+	{"seccomp-export", required_argument, NULL, OPT_SECCOMP_EXPORT},
 	{NULL, 0, NULL, 0},
 };
 
@@ -436,6 +444,21 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			break;
 		case OPT_REQUIRE_CGROUP:
 			c->require_cgroup = true;
+			break;
+		case OPT_SECCOMP:
+			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
+				return usage_err(
+					e, EINVAL,
+					"name a shipped profile (default, strict, none) or give a path",
+					"--seccomp '%s': invalid profile", optarg);
+			c->seccomp = optarg;
+			break;
+		case OPT_SECCOMP_EXPORT:
+			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
+				return usage_err(e, EINVAL, NULL,
+						 "--seccomp-export '%s': invalid file name",
+						 optarg);
+			c->seccomp_export = optarg;
 			break;
 		case OPT_HELP:
 			c->help = true;

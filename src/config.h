@@ -77,6 +77,9 @@ struct nsb_config {
 	const char *cgroup_parent;
 	bool require_cgroup;
 
+	const char *seccomp;	    /* --seccomp NAME|PATH; NULL: "default" */
+	const char *seccomp_export; /* --seccomp-export FILE */
+
 	bool help;
 	bool version;
 

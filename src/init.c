@@ -16,6 +16,7 @@
 #include "init.h"
 #include "mount.h"
 #include "net.h"
+#include "seccomp.h"
 #include "util.h"
 
 extern char **environ;
@@ -164,7 +165,7 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a)
 	if (r < 0)
 		fail(a, &e, strcmp(e.stage, NSB_STAGE_RESOLVE) == 0 ? 127 : 126);
 
-	/* Fallback limits last: nothing above may trip over them. */
+	/* Fallback limits: nothing above may trip over them. */
 	r = nsb_limits_apply_rlimits(&p->limits, &e);
 	if (r < 0)
 		fail(a, &e, 125);
@@ -251,6 +252,20 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	r = nsb_no_new_privs(&e);
 	if (r < 0)
 		fail(a, &e, 125);
+
+	/*
+	 * The filter goes on in init, before the payload is forked: init
+	 * carries it, and the payload inherits the very same program, so the
+	 * payload's last steps (close fds, rlimits, execve) already run under
+	 * it.  Installing a second copy in the payload would only make every
+	 * syscall evaluate the program twice (and strict profiles rightly
+	 * refuse seccomp() itself).
+	 */
+	if (p->seccomp) {
+		r = nsb_seccomp_install(p->seccomp, &e);
+		if (r < 0)
+			fail(a, &e, 125);
+	}
 
 	/* Out of the caller's process group: a terminal's ^C reaches the
 	 * supervisor only, which forwards it once. */

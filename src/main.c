@@ -21,6 +21,7 @@
 #include "init.h"
 #include "plan.h"
 #include "result.h"
+#include "seccomp.h"
 #include "spawn.h"
 #include "supervise.h"
 #include "util.h"
@@ -244,6 +245,30 @@ static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int6
 }
 
 static struct nsb_cgroup cg = NSB_CGROUP_INIT;
+static struct nsb_bpf bpf;
+
+/* Compile the profile once, here in the supervisor. */
+static int setup_seccomp(struct nsb_error *e)
+{
+	const char *name = cfg.seccomp ? cfg.seccomp : "default";
+	int r = nsb_seccomp_load(name, &bpf, e);
+
+	if (r < 0)
+		return r;
+	if (cfg.seccomp_export) {
+		_cleanup_close_ int fd =
+			open(cfg.seccomp_export,
+			     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0)
+			return nsb_error_set(e, nsb_negerrno(), "seccomp", "--seccomp-export '%s'",
+					     cfg.seccomp_export);
+		r = nsb_seccomp_export(&bpf, fd, e);
+		if (r < 0)
+			return r;
+	}
+	plan.seccomp = bpf.none ? NULL : &bpf;
+	return 0;
+}
 static struct nsb_captured cap_out, cap_err;
 
 static int kill_cgroup(void *ud)
@@ -370,6 +395,9 @@ static void fill_enforced(struct nsb_result *res, const struct nsb_sandbox *sbx)
 	en->hostname = plan.hostname;
 	en->share_net = plan.share_net;
 	en->mount_api = "new";
+	en->seccomp_profile = bpf.none ? NSB_SECCOMP_NONE : bpf.profile;
+	en->seccomp_sha256 = bpf.none ? NULL : bpf.sha256;
+	en->seccomp_default_action = bpf.none ? NULL : bpf.default_action;
 	en->memory_bytes = l->memory;
 	en->memory_via = nsb_via_name(l->memory_via);
 	en->pids_max = l->pids;
@@ -427,6 +455,25 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		return usage_failure(&res, &e, start);
 
+	/* --seccomp-export without a command: write the program and stop. */
+	if (!cfg.cmd_argv) {
+		r = nsb_seccomp_load(cfg.seccomp ? cfg.seccomp : "default", &bpf, &e);
+		if (r >= 0) {
+			_cleanup_close_ int fd =
+				open(cfg.seccomp_export,
+				     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+			r = fd < 0 ? nsb_error_set(&e, nsb_negerrno(), "seccomp",
+						   "--seccomp-export '%s'", cfg.seccomp_export)
+				   : nsb_seccomp_export(&bpf, fd, &e);
+		}
+		if (r < 0) {
+			print_error(&e);
+			return EXIT_NSBOX;
+		}
+		nsb_bpf_done(&bpf);
+		return 0;
+	}
+
 	r = gather_facts(&e);
 	if (r < 0)
 		return usage_failure(&res, &e, start);
@@ -435,6 +482,11 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		return usage_failure(&res, &e, start);
 
+	r = setup_seccomp(&e);
+	if (r < 0) {
+		nsb_plan_free(&plan);
+		return usage_failure(&res, &e, start);
+	}
 	r = setup_limits(&e);
 	if (r < 0) {
 		res.status = NSB_STATUS_SETUP_FAILED;
@@ -497,5 +549,6 @@ int main(int argc, char *argv[])
 	nsb_plan_free(&plan);
 	free(cap_out.data);
 	free(cap_err.data);
+	nsb_bpf_done(&bpf);
 	return r;
 }

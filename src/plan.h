@@ -15,6 +15,8 @@
 #include "error.h"
 #include "limitplan.h"
 
+struct nsb_bpf;
+
 #define NSB_SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
 #define NSB_SANDBOX_HOME "/tmp"
 #define NSB_MAX_OPS	 (NSB_MAX_MOUNTS + 48)
@@ -68,7 +70,8 @@ struct nsb_plan {
 	bool share_net;
 	uint64_t tmp_size; /* /tmp and /dev/shm */
 	bool pipe_output;  /* stdout/stderr go through the supervisor (--max-output, --capture) */
-	struct nsb_limits limits; /* filled by the supervisor after nsb_limits_decide */
+	struct nsb_limits limits;      /* filled by the supervisor after nsb_limits_decide */
+	const struct nsb_bpf *seccomp; /* compiled in the supervisor; NULL or none: no filter */
 	uid_t uid;
 	gid_t gid;
 
