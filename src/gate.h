@@ -69,6 +69,10 @@ int nsb_gate_policy_deny_exec(struct nsb_gate_policy *p, const char *name);
 int nsb_gate_policy_allow_exec(struct nsb_gate_policy *p, const char *name);
 int nsb_gate_policy_allow_path(struct nsb_gate_policy *p, const char *dir);
 
+/* True when the executable name (a basename) is denied: a deny-exec entry
+ * matches it and no allow-exec entry does. */
+bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name);
+
 /* The names of the default deny list, NULL-terminated (for docs and tests). */
 extern const char *const nsb_gate_default_deny[];
 

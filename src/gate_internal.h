@@ -33,9 +33,6 @@ void nsb_gate_text(char *buf, const char *fmt, ...) __attribute__((format(printf
 /* Basename of a path ("/usr/bin/rm" -> "rm"; "rm" -> "rm"). */
 const char *nsb_gate_basename(const char *path);
 
-/* True when name (a basename) is denied by the policy. */
-bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name);
-
 /*
  * Map an absolute inside path to the host path through the roots (paths
  * outside every root are the same on both sides).  0 or -ENAMETOOLONG.
