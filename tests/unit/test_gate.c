@@ -13,15 +13,7 @@
 #include <string.h>
 
 #include "gate.h"
-
-/* String equality with both values in the message (Criterion's eq(str)
- * wants non-const pointers). */
-static void expect_str_at(const char *got, const char *want, const char *ctx)
-{
-	bool same = strcmp(got ? got : "(null)", want) == 0;
-	cr_expect(same, "%s: got '%s', want '%s'", ctx, got ? got : "(null)", want);
-}
-#define expect_str(got, want) expect_str_at((got), (want), "")
+#include "unit.h"
 
 /* ---- the fake filesystem ---------------------------------------------- */
 

@@ -11,12 +11,7 @@
 #include <string.h>
 
 #include "policy.h"
-
-static void expect_str_at(const char *got, const char *want, const char *ctx)
-{
-	bool same = strcmp(got ? got : "(null)", want) == 0;
-	cr_expect(same, "%s: got '%s', want '%s'", ctx, got ? got : "(null)", want);
-}
+#include "unit.h"
 
 /* Parse text (len bytes, may hold NULs) into p; returns the parser's result. */
 static int parse_buf(const char *text, size_t len, struct nsb_gate_policy *p, struct nsb_error *e)
