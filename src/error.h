@@ -19,7 +19,7 @@ struct nsb_error {
 	int err; /* positive errno; 0 when no error was set */
 	char stage[NSB_ERR_STAGE_MAX];
 	char message[NSB_ERR_MESSAGE_MAX]; /* "<what> '<path>': <why>", no "nsbox:" prefix */
-	char hint[NSB_ERR_HINT_MAX];       /* empty when there is none */
+	char hint[NSB_ERR_HINT_MAX];	   /* empty when there is none */
 };
 
 _Static_assert(sizeof(struct nsb_error) <= PIPE_BUF, "nsb_error must fit one atomic pipe write");

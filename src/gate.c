@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gate_internal.h"
 #include "macro.h"
@@ -21,11 +22,12 @@ const char *const nsb_gate_default_deny[] = {
 	"kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
 
 /*
- * Inside paths that exist only in the sandbox's own view (fresh tmpfs, new
- * procfs, the minimal /dev): no host file can be reached through them, so
- * they are judged lexically and never looked up on the host.
+ * Inside paths that exist only in the sandbox's own view (a fresh tmpfs, the
+ * minimal /dev): no host file can be reached through them, so they are
+ * judged lexically and never looked up on the host.  /proc is not one of
+ * them: /proc/self/root and /proc/N/cwd lead back into the whole view.
  */
-static const char *const private_roots[] = {"/tmp", "/dev", "/proc", NULL};
+static const char *const private_roots[] = {"/tmp", "/dev", NULL};
 
 /*
  * The read-only system view (DESIGN section 3): host directories bound at the
@@ -398,7 +400,6 @@ static bool exists_here(struct nsb_gate_ctx *c, const char *s)
 		return false;
 	if (nsb_gate_map_host(c->in, inside, host, sizeof(host)) < 0)
 		return false;
-	c->lookups++;
 	return c->in->fs->lstat_kind(c->in->fs->ud, host) >= 0;
 }
 
@@ -459,10 +460,8 @@ static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
 					   "has too many missing components to judge");
 		char saved = host[cut];
 		host[cut] = '\0';
-		c->lookups++;
 		int r = c->in->fs->realpath(c->in->fs->ud, host, real, sizeof(real));
 		if (r == -ENOENT || r == -ENOTDIR) {
-			c->lookups++;
 			int k = c->in->fs->lstat_kind(c->in->fs->ud, host);
 			if (k == NSB_FS_SYMLINK) {
 				host[cut] = saved;
@@ -506,27 +505,101 @@ static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
 			   "resolves outside the project and every --ro/--rw path");
 }
 
+/* At most this many ':'-separated paths are judged in one argument. */
+#define MAX_COLON_PATHS 16
+
+static int try_path(struct nsb_gate_ctx *c, int idx, const char *s)
+{
+	return looks_like_path(c, s) && judge_path(c, idx, s);
+}
+
+/*
+ * file: URLs name local files (curl file:///etc/passwd reads one): judge
+ * the percent-decoded path of every file: URL in the argument.
+ */
+static int check_file_urls(struct nsb_gate_ctx *c, int idx, const char *a)
+{
+	char buf[PATH_MAX];
+	for (const char *u = strcasestr(a, "file:"); u; u = strcasestr(u + 5, "file:")) {
+		const char *p = u + 5;
+		if (p[0] == '/' && p[1] == '/') {
+			/* file://HOST/path: only an empty host or localhost is local */
+			const char *host = p + 2, *slash = strchrnul(host, '/');
+			size_t n = (size_t)(slash - host);
+			if (n && !(n == 9 && strncasecmp(host, "localhost", 9) == 0))
+				continue;
+			p = slash;
+		}
+		size_t len = 0;
+		for (; *p && *p != '?' && *p != '#' && len + 1 < sizeof(buf); p++) {
+			unsigned hi, lo;
+			if (p[0] == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+				buf[len++] = (char)(hi << 4 | lo);
+				p += 2;
+			} else {
+				buf[len++] = *p;
+			}
+		}
+		buf[len] = '\0';
+		if (len && try_path(c, idx, buf))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Paths after a ':' (PATH-like lists, host:/path, file:/path): a segment
+ * that starts with one '/' or with "~/".  "//" is a URL authority, not a
+ * path.
+ */
+static int check_colon_paths(struct nsb_gate_ctx *c, int idx, const char *a)
+{
+	char buf[PATH_MAX];
+	int n = 0;
+	for (const char *s = strchr(a, ':'); s; s = strchr(s + 1, ':')) {
+		const char *seg = s + 1, *end = strchrnul(seg, ':');
+		if (!((seg[0] == '/' && seg[1] != '/') || (seg[0] == '~' && seg[1] == '/')))
+			continue;
+		if (++n > MAX_COLON_PATHS) {
+			nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, idx);
+			nsb_gate_text(c->v->reason, "argument %d holds more than %d paths", idx,
+				      MAX_COLON_PATHS);
+			nsb_gate_text(c->v->hint,
+				      "pass the paths as separate arguments, inside the "
+				      "project or an --ro/--rw directory");
+			return 1;
+		}
+		size_t len = (size_t)(end - seg);
+		if (len >= sizeof(buf))
+			continue; /* the kernel refuses a path this long */
+		memcpy(buf, seg, len);
+		buf[len] = '\0';
+		if (try_path(c, idx, buf))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * The candidates an argument offers: the argument itself (unless it is an
- * option), the value of --opt=value or NAME=value, and the value glued to a
- * short option (-o/etc/x, -I../..).
+ * option), the value of --opt=value or NAME=value, the value glued to a
+ * short option (-o/etc/x, -I../..), paths in ':' lists and file: URLs.
  */
 static int check_arg_paths(struct nsb_gate_ctx *c, int idx)
 {
 	const char *a = c->in->argv[idx];
 
-	if (a[0] != '-' && looks_like_path(c, a) && judge_path(c, idx, a))
+	if (a[0] != '-' && try_path(c, idx, a))
 		return 1;
 	const char *eq = strchr(a, '=');
-	if (eq && looks_like_path(c, eq + 1) && judge_path(c, idx, eq + 1))
+	if (eq && try_path(c, idx, eq + 1))
 		return 1;
 	if (a[0] == '-' && a[1] != '-' && a[1] != '\0' && a[2] != '\0') {
 		const char *v = a + 2;
-		if ((strchr(v, '/') || v[0] == '~' || strcmp(v, "..") == 0) &&
-		    looks_like_path(c, v) && judge_path(c, idx, v))
+		if ((strchr(v, '/') || v[0] == '~' || strcmp(v, "..") == 0) && try_path(c, idx, v))
 			return 1;
 	}
-	return 0;
+	return check_colon_paths(c, idx, a) || check_file_urls(c, idx, a);
 }
 
 static int check_paths(struct nsb_gate_ctx *c)

@@ -409,10 +409,8 @@ static const char *resolve_cmd(struct nsb_gate_ctx *c, const char *name, char *b
 		if (r < 0 || (size_t)r >= sizeof(inside) ||
 		    nsb_gate_map_host(c->in, inside, host, sizeof(host)) < 0)
 			return NULL;
-		c->lookups++;
 		r = fs->realpath(fs->ud, host, buf, bufsz);
 	} else if (fs->which) {
-		c->lookups++;
 		r = fs->which(fs->ud, name, buf, bufsz);
 	} else {
 		return NULL;

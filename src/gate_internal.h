@@ -22,7 +22,6 @@ struct nsb_gate_ctx {
 	const struct nsb_gate_input *in;
 	struct nsb_gate_verdict *v;
 	unsigned char marks[NSB_MAX_ARGS];
-	unsigned lookups; /* filesystem lookups made, for the O(argc) bound */
 };
 
 /* Record a refusal of argv[idx] under rule; returns 1 ("refused"). */

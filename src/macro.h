@@ -36,11 +36,11 @@ static inline void nsb_closep(int *fd)
 #define _cleanup_close_ _cleanup_(nsb_closep)
 
 /* Ownership leaves a scope only through these. */
-#define TAKE_PTR(p)                      \
-	({                               \
+#define TAKE_PTR(p)                       \
+	({                                \
 		__typeof__(p) _tp_ = (p); \
-		(p) = NULL;              \
-		_tp_;                    \
+		(p) = NULL;               \
+		_tp_;                     \
 	})
 #define TAKE_FD(fd)              \
 	({                       \

@@ -43,14 +43,14 @@ enum {
 struct nsb_denial {
 	const char *stage; /* "gate" */
 	const char *rule;  /* stable rule id, e.g. "exec.denylist" */
-	int argv_index;    /* index into the command's argv, -1 when none */
+	int argv_index;	   /* index into the command's argv, -1 when none */
 	const char *token;
 	const char *resolved; /* resolved path for path rules, else NULL */
 	const char *hint;
 };
 
 struct nsb_enforced {
-	unsigned namespaces;  /* NSB_NS_* bits */
+	unsigned namespaces; /* NSB_NS_* bits */
 	bool caps_dropped;
 	bool no_new_privs;
 	/* seccomp: NULL profile means no filter was loaded (field is null). */

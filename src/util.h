@@ -38,4 +38,5 @@ bool nsb_path_is_under(const char *path, const char *root);
 size_t nsb_path_depth(const char *p);
 
 /* snprintf that reports truncation as -ENAMETOOLONG. */
-int nsb_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int nsb_snprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));

@@ -381,6 +381,12 @@ static const struct gcase cases[] = {
 	/* a multi-call binary acts by its called name: busybox has no applet
 	 * "bbsh", so nothing runs code; it is not a wrapper either */
 	OK("busybox_alias_unknown_applet", A("bbsh", "-c", "ls")),
+	OK("file_url_inside", A("curl", "file:///home/u/proj/input/data.txt")),
+	OK("file_url_remote_host", A("curl", "file://remote.example/etc/passwd")),
+	OK("url_with_colon", A("curl", "https://example.com/a:b")),
+	OK("clock_time", A("python3", "script.py", "12:30")),
+	OK("path_list_system", A("env", "PATH=/usr/bin:/bin", "ls")),
+	OK("path_list_inside", A("python3", "script.py", "--path=input:/home/u/proj/out")),
 	OK("alias_without_which", A("env", "del", "x"), P_NO_WHICH),
 
 	/* exec.denylist: every default name */
@@ -623,6 +629,16 @@ static const struct gcase cases[] = {
 	NO("deep_missing_tail", A("touch", "@DEEP"), OUT, 1),
 	NO("missing_tail_climbs", A("mkdir", "-p", "out/new/../../../x"), OUT, 2),
 	NO("env_assign_outside", A("env", "LD_PRELOAD=/etc/x.so", "ls"), OUT, 1),
+	NO("proc_self_root", A("cat", "/proc/self/root/etc/passwd"), OUT, 1),
+	NO("proc_cwd", A("ls", "/proc/1/cwd"), OUT, 1),
+	NO("file_url", A("curl", "file:///etc/passwd"), OUT, 1),
+	NO("file_url_localhost", A("curl", "FILE://localhost/etc/passwd"), OUT, 1),
+	NO("file_url_percent", A("curl", "file:///%65tc/passwd"), OUT, 1),
+	NO("file_url_in_value", A("python3", "script.py", "--src=file:/etc/shadow"), OUT, 2),
+	NO("colon_list_outside", A("python3", "script.py", "--path=input:/etc"), OUT, 2),
+	NO("host_colon_path", A("rsync", "host:/etc/passwd", "out"), OUT, 1),
+	NO("colon_home", A("python3", "script.py", "x:~/.ssh/id_rsa"), OUT, 2),
+	NO("too_many_colon_paths", A("python3", "script.py", "@COLONS"), OUT, 2),
 	NO("interp_script_outside", A("python3", "/etc/x.py"), OUT, 1),
 
 	/* path.symlink_escape */
@@ -659,6 +675,9 @@ static const char *expand(const char *a, char *buf, size_t size)
 		while (n < len)
 			buf[n++] = 'a';
 		buf[n] = '\0';
+	} else if (strcmp(a, "@COLONS") == 0) {
+		for (int i = 0; i < 17; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%s:/tmp/x%d", i ? "" : "x", i);
 	} else if (strcmp(a, "@DEEP") == 0) {
 		n = (size_t)snprintf(buf, size, "out");
 		for (int i = 0; i < 40; i++)
