@@ -40,6 +40,16 @@ const char nsb_cli_usage[] =
 	"  --cgroup-parent DIR   create the run's cgroup under DIR (a cgroup v2 directory)\n"
 	"  --require-cgroup      fail instead of falling back to rlimits\n"
 	"\n"
+	"Front gate (checked before anything is created):\n"
+	"  --deny-exec NAME      refuse the command NAME (also through wrappers)\n"
+	"  --allow-exec NAME     lift NAME from the deny list\n"
+	"  --allow-inline-code   let interpreters take code inline (-c, -e, ...)\n"
+	"  --allow-metachar      let arguments contain shell metacharacters\n"
+	"  --allow-path DIR      let path arguments resolve under DIR too\n"
+	"  --policy FILE         read gate settings from FILE (nsbox-policy(5))\n"
+	"  --print-policy        print the effective gate policy and exit\n"
+	"  --check               dry run: print the plan and the verdict as JSON, run nothing\n"
+	"\n"
 	"Hardening:\n"
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
@@ -78,6 +88,14 @@ enum {
 	OPT_REQUIRE_CGROUP,
 	OPT_SECCOMP,
 	OPT_SECCOMP_EXPORT,
+	OPT_DENY_EXEC,
+	OPT_ALLOW_EXEC,
+	OPT_ALLOW_INLINE_CODE,
+	OPT_ALLOW_METACHAR,
+	OPT_ALLOW_PATH,
+	OPT_POLICY,
+	OPT_PRINT_POLICY,
+	OPT_CHECK,
 };
 
 static const struct option long_options[] = {
@@ -105,6 +123,14 @@ static const struct option long_options[] = {
 	{"require-cgroup", no_argument, NULL, OPT_REQUIRE_CGROUP},
 	{"seccomp", required_argument, NULL, OPT_SECCOMP},
 	{"seccomp-export", required_argument, NULL, OPT_SECCOMP_EXPORT},
+	{"deny-exec", required_argument, NULL, OPT_DENY_EXEC},
+	{"allow-exec", required_argument, NULL, OPT_ALLOW_EXEC},
+	{"allow-inline-code", no_argument, NULL, OPT_ALLOW_INLINE_CODE},
+	{"allow-metachar", no_argument, NULL, OPT_ALLOW_METACHAR},
+	{"allow-path", required_argument, NULL, OPT_ALLOW_PATH},
+	{"policy", required_argument, NULL, OPT_POLICY},
+	{"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
+	{"check", no_argument, NULL, OPT_CHECK},
 	{NULL, 0, NULL, 0},
 };
 
@@ -445,6 +471,52 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 		case OPT_REQUIRE_CGROUP:
 			c->require_cgroup = true;
 			break;
+		case OPT_DENY_EXEC:
+		case OPT_ALLOW_EXEC: {
+			bool deny = opt == OPT_DENY_EXEC;
+			const char *o = deny ? "--deny-exec" : "--allow-exec";
+			size_t *n = deny ? &c->n_deny_exec : &c->n_allow_exec;
+			if (!*optarg || strlen(optarg) > 255 || strchr(optarg, '/'))
+				return usage_err(
+					e, EINVAL,
+					"NAME is a command's base name such as rm, without '/'",
+					"%s '%s': invalid command name", o, optarg);
+			if (*n >= NSB_MAX_GATE_OPTS)
+				return usage_err(e, E2BIG, "keep long lists in a --policy file",
+						 "%s '%s': too many (at most %d)", o, optarg,
+						 NSB_MAX_GATE_OPTS);
+			(deny ? c->deny_exec : c->allow_exec)[(*n)++] = optarg;
+			break;
+		}
+		case OPT_ALLOW_INLINE_CODE:
+			c->allow_inline_code = true;
+			break;
+		case OPT_ALLOW_METACHAR:
+			c->allow_metachar = true;
+			break;
+		case OPT_ALLOW_PATH:
+			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
+				return usage_err(e, EINVAL, NULL,
+						 "--allow-path '%s': invalid directory", optarg);
+			if (c->n_allow_path >= NSB_MAX_GATE_PATHS)
+				return usage_err(e, E2BIG,
+						 "bind and allow a common parent directory instead",
+						 "--allow-path '%s': too many (at most %d)", optarg,
+						 NSB_MAX_GATE_PATHS);
+			c->allow_path[c->n_allow_path++] = optarg;
+			break;
+		case OPT_POLICY:
+			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
+				return usage_err(e, EINVAL, NULL,
+						 "--policy '%s': invalid file name", optarg);
+			c->policy = optarg;
+			break;
+		case OPT_PRINT_POLICY:
+			c->print_policy = true;
+			break;
+		case OPT_CHECK:
+			c->check = true;
+			break;
 		case OPT_SECCOMP:
 			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
 				return usage_err(
@@ -487,6 +559,9 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			(unsigned long long)c->max_output);
 	if (c->project && c->no_project)
 		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
+	/* --seccomp-export and --print-policy need no command. */
+	if (optind >= argc && (c->seccomp_export || c->print_policy))
+		return 0;
 	if (optind >= argc)
 		return usage_err(e, EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",
 				 "no command given");

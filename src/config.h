@@ -29,6 +29,12 @@
 #define NSB_DEFAULT_CAPTURE   (1ull << 20)
 #define NSB_MIN_TMP_SIZE      (1ull << 20)
 
+#define NSB_MAX_GATE_OPTS  256 /* --deny-exec, --allow-exec, each */
+#define NSB_MAX_GATE_PATHS 64  /* --allow-path */
+
+#define NSB_MAX_GATE_OPTS  256 /* --deny-exec, --allow-exec, each */
+#define NSB_MAX_GATE_PATHS 64  /* --allow-path */
+
 #define NSB_DEFAULT_KILL_AFTER_MS 2000
 #define NSB_DEFAULT_HOSTNAME	  "nsbox"
 #define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */
@@ -76,6 +82,19 @@ struct nsb_config {
 	uint64_t tmp_size; /* /tmp and /dev/shm; 0: the default */
 	const char *cgroup_parent;
 	bool require_cgroup;
+
+	/* Front gate (applied on top of the built-in policy and --policy). */
+	const char *deny_exec[NSB_MAX_GATE_OPTS];
+	size_t n_deny_exec;
+	const char *allow_exec[NSB_MAX_GATE_OPTS];
+	size_t n_allow_exec;
+	const char *allow_path[NSB_MAX_GATE_PATHS];
+	size_t n_allow_path;
+	bool allow_inline_code;
+	bool allow_metachar;
+	const char *policy; /* --policy FILE */
+	bool print_policy;
+	bool check; /* --check: dry run */
 
 	const char *seccomp;	    /* --seccomp NAME|PATH; NULL: "default" */
 	const char *seccomp_export; /* --seccomp-export FILE */

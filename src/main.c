@@ -17,9 +17,11 @@
 
 #include "cgroup.h"
 #include "cli.h"
+#include "front.h"
 #include "limitplan.h"
 #include "init.h"
 #include "plan.h"
+#include "policy.h"
 #include "result.h"
 #include "seccomp.h"
 #include "spawn.h"
@@ -38,6 +40,7 @@ extern char **environ;
 static struct nsb_config cfg;
 static struct nsb_facts facts;
 static struct nsb_plan plan;
+static struct nsb_front front;
 static char mount_real[NSB_MAX_MOUNTS][PATH_MAX];
 static char cwd_real[PATH_MAX], home_real[PATH_MAX], project_real[PATH_MAX];
 
@@ -236,6 +239,34 @@ static int finish(struct nsb_result *res, int64_t start)
 	return exit_code_for(res);
 }
 
+/* Print a token with its control and non-ASCII bytes escaped: it may be binary. */
+static void print_escaped(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\' || *p == '\'' || *p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static int denied(struct nsb_result *res, int64_t start)
+{
+	const struct nsb_gate_verdict *v = &front.verdict;
+
+	fprintf(stderr, "nsbox: refused: %s: '", v->rule);
+	print_escaped(stderr, v->token);
+	fprintf(stderr, "' (argument %d): %s\n", v->argv_index, v->hint);
+	res->status = NSB_STATUS_DENIED;
+	res->denied = true;
+	res->exit_code_set = true;
+	res->exit_code = NSB_EXIT_CODE_DENIED;
+	res->reason = v->reason;
+	res->has_denial = true;
+	nsb_gate_denial(v, &res->denial);
+	return finish(res, start);
+}
+
 static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int64_t start)
 {
 	res->status = NSB_STATUS_USAGE_ERROR;
@@ -245,6 +276,7 @@ static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int6
 }
 
 static struct nsb_cgroup cg = NSB_CGROUP_INIT;
+static bool cg_usable;
 static struct nsb_bpf bpf;
 
 /* Compile the profile once, here in the supervisor. */
@@ -287,7 +319,6 @@ static int setup_limits(struct nsb_error *e)
 	const char *need[4];
 	size_t n = 0;
 	struct nsb_error why = {0};
-	bool wanted = cfg.memory || cfg.pids || cfg.cpus_milli;
 	bool cg_ok;
 	int r;
 
@@ -323,10 +354,23 @@ static int setup_limits(struct nsb_error *e)
 			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
 			why.message);
 
-	/* Without limits a cgroup is still worth having (accounting, one-shot
-	 * kill) when it is freely available; nothing was asked, so its absence
-	 * changes nothing that was promised. */
-	if (!cg_ok)
+	cg_usable = cg_ok;
+	return 0;
+}
+
+/*
+ * Create the run's cgroup: only after the gate, since a refusal must create
+ * nothing.  Without limits a cgroup is still worth having (accounting,
+ * one-shot kill) when it is freely available; nothing was asked then, so a
+ * failure changes nothing that was promised, and is said on stderr.
+ */
+static int create_cgroup(struct nsb_error *e)
+{
+	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
+	bool wanted = cfg.memory || cfg.pids || cfg.cpus_milli;
+	int r;
+
+	if (!cg_usable)
 		return 0;
 	struct nsb_cgroup_limits lim = {
 		.memory_max = cfg.memory,
@@ -335,7 +379,7 @@ static int setup_limits(struct nsb_error *e)
 		.cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT,
 	};
 	r = nsb_cgroup_create(&cgo, &lim, &cg, e);
-	if (r < 0 && !wanted && !cfg.require_cgroup) {
+	if (r < 0 && !wanted && !cfg.require_cgroup && !cfg.cgroup_parent) {
 		fprintf(stderr,
 			"nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
 			e->message);
@@ -455,6 +499,19 @@ int main(int argc, char *argv[])
 	if (r < 0)
 		return usage_failure(&res, &e, start);
 
+	if (cfg.print_policy) {
+		r = nsb_front_policy(&cfg, &front, &e);
+		if (r >= 0)
+			r = nsb_policy_print(stdout, &front.policy) < 0 ? -EIO : 0;
+		nsb_front_free(&front);
+		if (r < 0) {
+			if (r != -EIO)
+				print_error(&e);
+			return EXIT_NSBOX;
+		}
+		return 0;
+	}
+
 	/* --seccomp-export without a command: write the program and stop. */
 	if (!cfg.cmd_argv) {
 		r = nsb_seccomp_load(cfg.seccomp ? cfg.seccomp : "default", &bpf, &e);
@@ -487,7 +544,45 @@ int main(int argc, char *argv[])
 		nsb_plan_free(&plan);
 		return usage_failure(&res, &e, start);
 	}
+	r = nsb_front_policy(&cfg, &front, &e);
+	if (r < 0) {
+		nsb_plan_free(&plan);
+		return usage_failure(&res, &e, start);
+	}
+
 	r = setup_limits(&e);
+	if (r < 0) {
+		res.status = NSB_STATUS_SETUP_FAILED;
+		res.has_setup_error = true;
+		res.setup_error = e;
+		nsb_plan_free(&plan);
+		return finish(&res, start);
+	}
+
+	/* The front gate: decided before anything exists. */
+	r = nsb_front_check(&cfg, &plan, &front, &e);
+	if (r < 0) {
+		res.status = NSB_STATUS_SETUP_FAILED;
+		res.has_setup_error = true;
+		res.setup_error = e;
+		nsb_plan_free(&plan);
+		return finish(&res, start);
+	}
+	if (cfg.check) {
+		r = nsb_front_print_plan(stdout, &cfg, &plan, &front, &bpf);
+		nsb_plan_free(&plan);
+		if (r < 0) {
+			fprintf(stderr, "nsbox: --check: write the plan: %s\n", strerror(-r));
+			return EXIT_NSBOX;
+		}
+		return front.verdict.allowed ? 0 : EXIT_DENIED;
+	}
+	if (!front.verdict.allowed) {
+		nsb_plan_free(&plan);
+		return denied(&res, start);
+	}
+
+	r = create_cgroup(&e);
 	if (r < 0) {
 		res.status = NSB_STATUS_SETUP_FAILED;
 		res.has_setup_error = true;
@@ -550,5 +645,6 @@ int main(int argc, char *argv[])
 	free(cap_out.data);
 	free(cap_err.data);
 	nsb_bpf_done(&bpf);
+	nsb_front_free(&front);
 	return r;
 }

@@ -268,6 +268,12 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 		args[n++] = "--result-fd";
 		args[n++] = "3";
 	}
+	if (!o->gate && !o->raw_argv) {
+		args[n++] = "--allow-path";
+		args[n++] = "/";
+		args[n++] = "--allow-metachar";
+		args[n++] = "--allow-inline-code";
+	}
 	for (size_t i = 0; argv[i]; i++) {
 		cr_assert(n < ARRAY_LEN(args) - 1, "too many arguments");
 		args[n++] = argv[i];

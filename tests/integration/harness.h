@@ -38,6 +38,10 @@ struct itest_opts {
 	int leak_fd;		/* > 2: leave a file open there without CLOEXEC */
 	bool raw_argv;		/* argv holds everything after argv[0]: no "--result-fd 3" */
 	bool pty; /* start nsbox in a new session with a pty as controlling tty on stdin */
+	/* false (the default): relax the front gate's argument rules (path
+	 * jail, metacharacters, inline code) so tests can probe the sandbox's
+	 * insides with absolute paths; true: the gate exactly as a user gets it. */
+	bool gate;
 };
 
 struct itest_run {
