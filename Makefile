@@ -71,16 +71,19 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
 
 $(BUILD)/nsbox: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/unit \
+	@echo "  LD      $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/unit \
 		$(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS)
 
 $(BUILD)/tests/integration/%: tests/integration/%.c $(INTEG_HELPERS) $(wildcard tests/integration/*.h) $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/integration \
+	@echo "  LD      $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/integration \
 		$(LDFLAGS) -o $@ $< $(INTEG_HELPERS) $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS) -lutil
 
 # The probe runs inside the sandbox, where only the system view exists: link
@@ -111,6 +114,7 @@ ASAN_LOGDIR := $(abspath build/asan-logs)
 asan:
 	rm -rf $(ASAN_LOGDIR) && mkdir -p $(ASAN_LOGDIR) && chmod 1777 $(ASAN_LOGDIR)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$(ASAN_LOGDIR)/asan:log_exe_name=1 \
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(ASAN_LOGDIR)/ubsan \
 		$(MAKE) BUILD=build/asan SANITIZE=1 unit integration
 	@if [ -n "$$(ls -A $(ASAN_LOGDIR))" ]; then echo "sanitizer reports:"; cat $(ASAN_LOGDIR)/*; exit 1; fi
