@@ -298,7 +298,7 @@ static int unknown_option(struct nsb_error *e, const char *name)
 	return usage_err(e, EINVAL, "see nsbox --help", "unknown option '%s'", name);
 }
 
-int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
+static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
 {
 	size_t total = 0;
 	int opt, r;
@@ -323,9 +323,31 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 	 */
 	opterr = 0;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+:", long_options, NULL)) != -1) {
+	int li = -1;
+	while ((opt = getopt_long(argc, argv, "+:", long_options, &li)) != -1) {
 		const char *name = argv[optind - 1];
 		int idx = optind - 1;
+
+		/*
+		 * getopt_long takes any unambiguous prefix.  Our callers are
+		 * programs: "--sh" working today and meaning something else
+		 * once a new option shares the prefix would be a silent change
+		 * of meaning.  Options are spelt out in full.
+		 */
+		if (opt >= OPT_RO && li >= 0) {
+			const char *tok = optarg && optind >= 2 && optarg == argv[optind - 1]
+						  ? argv[optind - 2]
+						  : argv[optind - 1];
+			size_t n = strlen(long_options[li].name);
+			if (strncmp(tok, "--", 2) != 0 ||
+			    strncmp(tok + 2, long_options[li].name, n) != 0 ||
+			    (tok[2 + n] != '\0' && tok[2 + n] != '='))
+				return usage_err(
+					e, EINVAL, "spell options out in full",
+					"option '%s' is abbreviated (did you mean '--%s'?)", tok,
+					long_options[li].name);
+		}
+		li = -1;
 
 		switch (opt) {
 		case OPT_RO:
@@ -570,4 +592,52 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 	c->cmd_argv = argv + optind;
 	c->cmd_argc = argc - optind;
 	return 0;
+}
+
+/* Does the exact option word ARG take a separate value? */
+static bool takes_value(const char *arg)
+{
+	if (strncmp(arg, "--", 2) != 0 || strchr(arg, '='))
+		return false;
+	for (const struct option *o = long_options; o->name; o++)
+		if (strcmp(arg + 2, o->name) == 0)
+			return o->has_arg == required_argument;
+	return false;
+}
+
+/*
+ * After a usage error, find --result-fd anyway, so the record reaches the
+ * caller even when the bad option came first.  Only nsbox's own options are
+ * looked at: the scan stops at "--" and at the command.
+ */
+static void find_result_fd(int argc, char *const *argv, struct nsb_config *c)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		uint64_t fd;
+
+		if (strcmp(a, "--") == 0 || a[0] != '-')
+			return;
+		if (strcmp(a, "--result-fd") == 0 && i + 1 < argc) {
+			if (nsb_parse_uint(argv[i + 1], INT_MAX, &fd) == 0 && fd > 2)
+				c->result_fd = (int)fd;
+			return;
+		}
+		if (strncmp(a, "--result-fd=", 12) == 0) {
+			if (nsb_parse_uint(a + 12, INT_MAX, &fd) == 0 && fd > 2)
+				c->result_fd = (int)fd;
+			return;
+		}
+		if (takes_value(a))
+			i++;
+	}
+}
+
+int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
+{
+	int r = cli_parse(argc, argv, c, e);
+
+	if (r < 0 && c->result_fd < 0)
+		find_result_fd(argc, argv, c);
+	return r;
 }

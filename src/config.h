@@ -32,9 +32,6 @@
 #define NSB_MAX_GATE_OPTS  256 /* --deny-exec, --allow-exec, each */
 #define NSB_MAX_GATE_PATHS 64  /* --allow-path */
 
-#define NSB_MAX_GATE_OPTS  256 /* --deny-exec, --allow-exec, each */
-#define NSB_MAX_GATE_PATHS 64  /* --allow-path */
-
 #define NSB_DEFAULT_KILL_AFTER_MS 2000
 #define NSB_DEFAULT_HOSTNAME	  "nsbox"
 #define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */

@@ -444,7 +444,14 @@ static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, "", "is too long to resolve");
 
 	bool in_root = lex_under_root(c, lex);
-	if (!in_root)
+	/*
+	 * Only a path written as /tmp/... or /dev/... is taken as the sandbox's
+	 * own scratch space.  A relative path (or ~) that climbs out of the
+	 * project with ".." is judged against the roots even when it lands in
+	 * /tmp: "../../etc/passwd" from a project under /tmp is an escape
+	 * attempt, whatever the private /tmp would answer.
+	 */
+	if (!in_root && s[0] == '/')
 		for (size_t i = 0; private_roots[i]; i++)
 			if (under(lex, private_roots[i]))
 				return 0;

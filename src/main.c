@@ -277,7 +277,37 @@ static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int6
 
 static struct nsb_cgroup cg = NSB_CGROUP_INIT;
 static bool cg_usable;
+static char fallback_why[NSB_ERR_MESSAGE_MAX];
+
+/* One line per limit that a weaker mechanism enforces (said only for a run
+ * that goes ahead). */
+static void warn_fallbacks(void)
+{
+	if (plan.limits.memory_via == NSB_VIA_RLIMIT)
+		fprintf(stderr,
+			"nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
+			fallback_why);
+	if (plan.limits.pids_via == NSB_VIA_RLIMIT)
+		fprintf(stderr,
+			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
+			fallback_why);
+}
 static struct nsb_bpf bpf;
+
+/* Write the compiled program for --seccomp-export (only for a run the gate
+ * allowed: a refusal and a dry run create nothing). */
+static int export_seccomp(struct nsb_error *e)
+{
+	_cleanup_close_ int fd = -1;
+
+	if (!cfg.seccomp_export)
+		return 0;
+	fd = open(cfg.seccomp_export, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return nsb_error_set(e, nsb_negerrno(), "seccomp", "--seccomp-export '%s'",
+				     cfg.seccomp_export);
+	return nsb_seccomp_export(&bpf, fd, e);
+}
 
 /* Compile the profile once, here in the supervisor. */
 static int setup_seccomp(struct nsb_error *e)
@@ -287,17 +317,6 @@ static int setup_seccomp(struct nsb_error *e)
 
 	if (r < 0)
 		return r;
-	if (cfg.seccomp_export) {
-		_cleanup_close_ int fd =
-			open(cfg.seccomp_export,
-			     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-		if (fd < 0)
-			return nsb_error_set(e, nsb_negerrno(), "seccomp", "--seccomp-export '%s'",
-					     cfg.seccomp_export);
-		r = nsb_seccomp_export(&bpf, fd, e);
-		if (r < 0)
-			return r;
-	}
 	plan.seccomp = bpf.none ? NULL : &bpf;
 	return 0;
 }
@@ -332,9 +351,9 @@ static int setup_limits(struct nsb_error *e)
 
 	cg_ok = nsb_cgroup_usable(&cgo, need, &why) == 0;
 	if (!cg_ok && (cfg.cgroup_parent || cfg.require_cgroup)) {
+		/* cgroup.c names --cgroup-parent itself where it is at fault. */
 		nsb_error_setx(e, why.err ? why.err : EOPNOTSUPP, "cgroup", "%s%s",
-			       cfg.cgroup_parent ? "--cgroup-parent: " : "--require-cgroup: ",
-			       why.message);
+			       cfg.cgroup_parent ? "" : "--require-cgroup: ", why.message);
 		if (why.hint[0])
 			nsb_error_hint(e, "%s", why.hint);
 		return -e->err;
@@ -344,16 +363,7 @@ static int setup_limits(struct nsb_error *e)
 	if (r < 0)
 		return r;
 
-	/* One line per limit that a weaker mechanism enforces. */
-	if (plan.limits.memory_via == NSB_VIA_RLIMIT)
-		fprintf(stderr,
-			"nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
-			why.message);
-	if (plan.limits.pids_via == NSB_VIA_RLIMIT)
-		fprintf(stderr,
-			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
-			why.message);
-
+	snprintf(fallback_why, sizeof(fallback_why), "%s", why.message);
 	cg_usable = cg_ok;
 	return 0;
 }
@@ -410,8 +420,7 @@ static void cgroup_finish(struct nsb_result *res)
 		/* memory.oom.group kills the whole sandbox, init first or not:
 		 * a SIGKILL with an oom_kill event is the OOM killer's work. */
 		if (st.oom_kill != NSB_CGROUP_MAX && st.oom_kill > 0 &&
-		    (res->status == NSB_STATUS_SIGNALED || res->status == NSB_STATUS_EXITED) &&
-		    (res->signal == SIGKILL || res->status == NSB_STATUS_SIGNALED)) {
+		    res->status == NSB_STATUS_SIGNALED && res->signal == SIGKILL) {
 			res->status = NSB_STATUS_OOM_KILLED;
 			res->oom_killed = true;
 			res->signal = SIGKILL;
@@ -581,6 +590,13 @@ int main(int argc, char *argv[])
 		nsb_plan_free(&plan);
 		return denied(&res, start);
 	}
+
+	r = export_seccomp(&e);
+	if (r < 0) {
+		nsb_plan_free(&plan);
+		return usage_failure(&res, &e, start);
+	}
+	warn_fallbacks();
 
 	r = create_cgroup(&e);
 	if (r < 0) {

@@ -676,13 +676,14 @@ Test(cli, argv_bytes_one_past_limit_are_refused)
 
 Test(cli, argv_bytes_count_before_options_are_read)
 {
-	/* Nothing is parsed when argv is too large: not even --result-fd. */
+	/* Nothing is parsed when argv is too large, but --result-fd is still
+	 * found so the usage_error record reaches the caller. */
 	char *big = repeat("", 'x', NSB_MAX_ARGV_BYTES);
 	char *argv[] = {"nsbox", "--result-fd", "3", "ls", big, NULL};
 
 	EXPECT_USAGE(parse_v(5, argv), E2BIG, "arguments too large (more than 1048576 bytes)",
 		     HINT_LARGE);
-	cr_expect(eq(int, cfg.result_fd, -1));
+	cr_expect(eq(int, cfg.result_fd, 3));
 	free(big);
 }
 
@@ -1049,11 +1050,40 @@ Test(cli, result_fd_stays_set_on_conflicting_project)
 	cr_expect(eq(int, cfg.result_fd, 5));
 }
 
-Test(cli, result_fd_after_the_error_is_not_set)
+Test(cli, result_fd_after_the_error_is_still_found)
 {
 	EXPECT_USAGE(PARSE("--bogus", "--result-fd", "7", "ls"), EINVAL, "unknown option '--bogus'",
 		     HINT_HELP);
+	cr_expect(eq(int, cfg.result_fd, 7));
+	EXPECT_USAGE(PARSE("--bogus", "--result-fd=8", "ls"), EINVAL, "unknown option '--bogus'",
+		     HINT_HELP);
+	cr_expect(eq(int, cfg.result_fd, 8));
+}
+
+Test(cli, result_fd_scan_skips_option_values_and_stops_at_the_command)
+{
+	/* "--result-fd" as the value of --hostname is not the option... */
+	EXPECT_USAGE(PARSE("--hostname", "--result-fd", "--bogus", "ls"), EINVAL,
+		     "--hostname '--result-fd': invalid hostname",
+		     "use 1-64 letters, digits, '-' and '.'");
 	cr_expect(eq(int, cfg.result_fd, -1));
+	/* ...nor is the command's own option. */
+	EXPECT_USAGE(PARSE("--ro", "", "ls", "--result-fd", "9"), EINVAL,
+		     "--ro '': empty source path", "");
+	cr_expect(eq(int, cfg.result_fd, -1));
+}
+
+Test(cli, abbreviated_options_are_refused)
+{
+	EXPECT_USAGE(PARSE("--share", "ls"), EINVAL,
+		     "option '--share' is abbreviated (did you mean '--share-net'?)",
+		     "spell options out in full");
+	EXPECT_USAGE(PARSE("--host", "x", "ls"), EINVAL,
+		     "option '--host' is abbreviated (did you mean '--hostname'?)",
+		     "spell options out in full");
+	EXPECT_USAGE(PARSE("--result=3", "ls"), EINVAL,
+		     "option '--result=3' is abbreviated (did you mean '--result-fd'?)",
+		     "spell options out in full");
 }
 
 /* ---- --help, --version ------------------------------------------------- */
