@@ -487,6 +487,9 @@ int nsb_cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_
 			(unsigned long long)c->max_output);
 	if (c->project && c->no_project)
 		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
+	/* --seccomp-export alone writes the program and runs nothing (main.c). */
+	if (optind >= argc && c->seccomp_export)
+		return 0;
 	if (optind >= argc)
 		return usage_err(e, EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",
 				 "no command given");
