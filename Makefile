@@ -54,6 +54,7 @@ INTEG_SRCS := $(sort $(wildcard tests/integration/test_*.c))
 INTEG_BINS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%,$(INTEG_SRCS))
 INTEG_HELPERS := $(filter-out $(INTEG_SRCS),$(wildcard tests/integration/*.c))
 PROBE      := $(BUILD)/probe
+ESCAPE     := $(BUILD)/escape
 
 CRITERION_CFLAGS := $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
 CRITERION_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
@@ -92,6 +93,12 @@ $(PROBE): $(wildcard tests/probe/*.c) $(wildcard tests/probe/*.h)
 	@mkdir -p $(dir $@)
 	gcc -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -o $@ $(wildcard tests/probe/*.c)
 
+# The hostile payload of the escape tests: static for the same reason.  Its
+# own file, so that the probe's single main() stays the only one there.
+$(ESCAPE): tests/escape/escape.c
+	@mkdir -p $(dir $@)
+	gcc -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -o $@ $<
+
 unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
@@ -100,9 +107,10 @@ unit: $(UNIT_BINS)
 check-user:
 	@bash tests/ensure-user.sh
 
-integration: $(BUILD)/nsbox $(PROBE) $(INTEG_BINS) check-user
+integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(INTEG_BINS) check-user
 	@fail=0; for t in $(INTEG_BINS); do echo "== $$t"; \
 		NSBOX_BIN=$(abspath $(BUILD)/nsbox) NSBOX_PROBE=$(abspath $(PROBE)) \
+		NSBOX_ESCAPE=$(abspath $(ESCAPE)) \
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
 check: all unit integration check-vm
@@ -122,7 +130,8 @@ asan:
 
 CLANG_FORMAT ?= clang-format
 FORMAT_FILES = $(wildcard src/*.c src/*.h tests/unit/*.c tests/unit/*.h \
-	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h)
+	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h \
+	tests/escape/*.c)
 SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
 
 lint:

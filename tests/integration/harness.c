@@ -90,7 +90,8 @@ void itest_require_user(void)
 /*
  * <top> (root, 0755) holds a copy of nsbox that the test user can execute
  * even when the build tree is unreachable for it, and <top>/project (owned by
- * the runner) holds the probe, reachable inside as ./probe.
+ * the runner) holds the probe, reachable inside as ./probe, and the escape
+ * tests' payload as ./escape (NSBOX_ESCAPE).
  */
 void itest_project_setup(struct itest_project *p, bool as_user)
 {
@@ -115,6 +116,12 @@ void itest_project_setup(struct itest_project *p, bool as_user)
 	copy_file(env_or_die("NSBOX_BIN"), p->nsbox, 0755);
 	snprintf(probe, sizeof(probe), "%s/probe", p->dir);
 	copy_file(env_or_die("NSBOX_PROBE"), probe, 0755);
+	/* The escape tests' hostile payload, as ./escape, when it was built. */
+	const char *escape = getenv("NSBOX_ESCAPE");
+	if (escape && *escape) {
+		snprintf(probe, sizeof(probe), "%s/escape", p->dir);
+		copy_file(escape, probe, 0755);
+	}
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -2,7 +2,8 @@
 /*
  * Integration test harness: runs the built nsbox binary (NSBOX_BIN) as root
  * or as the unprivileged user "nsbox-test", in a fresh per-test project
- * directory holding a copy of the static probe (NSBOX_PROBE), and captures
+ * directory holding a copy of the static probe (NSBOX_PROBE) and of the escape
+ * tests' hostile payload (NSBOX_ESCAPE, when set), and captures
  * stdout, stderr, the exit status and the JSON record written on fd 3.
  *
  * The tests judge the sandbox by what the probe reads from the kernel inside

@@ -115,7 +115,7 @@ NSB_ITEST(errors, symlinked_destination_is_refused)
 	itest_mkdir(&itest_cur, "input");
 	snprintf(outside, sizeof(outside), "%s/outside", itest_cur.top);
 	cr_assert(mkdir(outside, 0777) == 0);
-	snprintf(link, sizeof(link), "%s", itest_path(&itest_cur, "escape"));
+	snprintf(link, sizeof(link), "%s", itest_path(&itest_cur, "to-outside"));
 	cr_assert(symlink(outside, link) == 0);
 	cr_assert(lchown(link, itest_cur.uid, itest_cur.gid) == 0);
 

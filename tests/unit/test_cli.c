@@ -198,6 +198,14 @@ Test(cli, options_without_command_are_refused)
 		     "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]");
 }
 
+Test(cli, seccomp_export_alone_needs_no_command)
+{
+	/* --seccomp-export FILE with no command writes the program and stops. */
+	cr_assert(eq(int, PARSE("--seccomp", "strict", "--seccomp-export", "/tmp/f.bpf"), 0));
+	cr_expect(strcmp(cfg.seccomp_export, "/tmp/f.bpf") == 0);
+	cr_expect(cfg.cmd_argv == NULL);
+}
+
 Test(cli, double_dash_without_command_is_refused)
 {
 	EXPECT_USAGE(PARSE("--"), EINVAL, "no command given",

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The escape battery: ./escape (tests/escape/escape.c) attempts each attack
+ * for real inside the sandbox, as root and as the unprivileged user, and
+ * prints the kernel's answer.  Every attack must fail closed.  Where the
+ * filter is what stops an attack, the errno it chose (EPERM, ENOSYS,
+ * EAFNOSUPPORT) is checked too, so that a test cannot pass merely because the
+ * attack was never really attempted; where only the kernel stops it (no
+ * capability, non-dumpable init, an empty /dev), any failure will do.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define SECRET	    "hunter2-nsbox-escape"
+#define SECRET_ENV  "NSB_SECRET=" SECRET
+#define ZERO_CAPS   "0000000000000000"
+#define MAX_ATTACKS 32
+
+/*
+ * Field ("RESULT" or "ERRNO") of the line "ATTACK=<name> ..." in out, in a
+ * static ring; "(missing)" when the attack printed no line.
+ */
+static const char *attack_field(const char *out, const char *name, const char *field)
+{
+	static char ring[8][64];
+	static unsigned next;
+	char *buf = ring[next++ % 8];
+	char head[96], key[32];
+	size_t hlen;
+
+	snprintf(head, sizeof(head), "ATTACK=%s ", name);
+	snprintf(key, sizeof(key), " %s=", field);
+	hlen = strlen(head);
+	for (const char *line = out; line && *line;) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+
+		if (len > hlen && strncmp(line, head, hlen) == 0) {
+			char copy[256];
+			const char *v;
+
+			snprintf(copy, sizeof(copy), "%.*s", (int)len, line);
+			v = strstr(copy, key);
+			if (!v)
+				break;
+			v += strlen(key);
+			snprintf(buf, 64, "%.*s", (int)strcspn(v, " "), v);
+			return buf;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	return "(missing)";
+}
+
+/* The attack ran and was blocked, with errno want when want is not NULL. */
+static void expect_blocked(const struct itest_run *r, const char *name, const char *want)
+{
+	const char *res = attack_field(r->out, name, "RESULT");
+
+	cr_expect(itest_streq(res, "blocked"), "attack %s: RESULT=%s%s", name, res, itest_ctx(r));
+	if (want) {
+		const char *got = attack_field(r->out, name, "ERRNO");
+		cr_expect(itest_streq(got, want), "attack %s: ERRNO=%s, expected %s%s", name, got,
+			  want, itest_ctx(r));
+	}
+}
+
+/*
+ * Run ./escape with the given attack arguments under profile (NULL: the
+ * embedded default, no --seccomp option at all).
+ */
+static void run_escape(struct itest_run *r, const struct itest_opts *o, const char *profile,
+		       const char *const *attacks)
+{
+	const char *argv[MAX_ATTACKS + 8];
+	size_t n = 0;
+
+	if (profile) {
+		argv[n++] = "--seccomp";
+		argv[n++] = profile;
+	}
+	argv[n++] = "--";
+	argv[n++] = "./escape";
+	for (size_t i = 0; attacks[i]; i++) {
+		cr_assert(n < MAX_ATTACKS + 6);
+		argv[n++] = attacks[i];
+	}
+	argv[n] = NULL;
+	itest_run(&itest_cur, o, argv, r);
+}
+
+/* Each {name, errno-or-NULL} pair must be blocked, and escape must say so. */
+struct expect {
+	const char *name, *err;
+};
+
+static void expect_all_blocked(const struct itest_run *r, const struct expect *e, size_t n)
+{
+	/* Exit 0 from escape: every attack it ran was blocked. */
+	ITEST_EXPECT_EXIT(r, 0);
+	for (size_t i = 0; i < n; i++)
+		expect_blocked(r, e[i].name, e[i].err);
+}
+
+#define EXPECT_ALL_BLOCKED(r, ...)                                       \
+	do {                                                             \
+		static const struct expect e_[] = {__VA_ARGS__};         \
+		expect_all_blocked((r), e_, sizeof(e_) / sizeof(e_[0])); \
+	} while (0)
+
+/* ---- tty injection ---- */
+
+static void tty_battery(const char *profile, bool strict)
+{
+	struct itest_opts o = {.pty = true};
+	struct itest_run r;
+
+	run_escape(&r, &o, profile, ITEST_ARGV("tiocsti", "tiocsti-high", "tioclinux"));
+	if (strict)
+		EXPECT_ALL_BLOCKED(&r, {"tiocsti", NULL}, {"tiocsti-high", NULL},
+				   {"tioclinux", NULL});
+	else
+		/* The filter's answer: without it TIOCLINUX on a pty says ENOTTY. */
+		EXPECT_ALL_BLOCKED(&r, {"tiocsti", "EPERM"}, {"tiocsti-high", "EPERM"},
+				   {"tioclinux", "EPERM"});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, tty_injection_is_refused)
+{
+	tty_battery(NULL, false);
+}
+
+NSB_ITEST(escape, tty_injection_is_refused_without_a_filter_too)
+{
+	struct itest_opts o = {.pty = true};
+	struct itest_run r;
+
+	/*
+	 * Defence in depth: the payload runs in a session of its own, so the
+	 * caller's terminal is not its controlling tty and the kernel refuses
+	 * TIOCSTI (this host has dev.tty.legacy_tiocsti=1) even with no filter.
+	 */
+	run_escape(&r, &o, "none", ITEST_ARGV("tiocsti", "tiocsti-high"));
+	EXPECT_ALL_BLOCKED(&r, {"tiocsti", NULL}, {"tiocsti-high", NULL});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, tty_injection_is_refused)
+{
+	tty_battery("strict", true);
+}
+
+/* ---- namespaces ---- */
+
+static void userns_battery(const char *profile, bool strict)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, profile,
+		   ITEST_ARGV("unshare-user", "clone-user", "clone-user-high", "clone3-user"));
+	EXPECT_ALL_BLOCKED(&r, {"unshare-user", "EPERM"}, {"clone-user", "EPERM"},
+			   {"clone-user-high", "EPERM"},
+			   /* clone3 answers ENOSYS so that libc falls back to clone. */
+			   {"clone3-user", "ENOSYS"});
+	(void)strict;
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, nested_user_namespaces_are_refused)
+{
+	struct itest_run r;
+
+	userns_battery(NULL, false);
+
+	/* The attack is real: without the filter the kernel allows it here. */
+	run_escape(&r, NULL, "none", ITEST_ARGV("unshare-user"));
+	ITEST_EXPECT_STR(&r, attack_field(r.out, "unshare-user", "RESULT"), "open");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, nested_user_namespaces_are_refused)
+{
+	userns_battery("strict", true);
+}
+
+/* ---- mounts, roots, setns ---- */
+
+static void mount_battery(const char *profile, bool strict)
+{
+	static const char *const ns[] = {"user", "mnt", "pid", "net", "ipc", "uts", "cgroup"};
+	struct itest_run r;
+	char name[32];
+
+	run_escape(&r, NULL, profile,
+		   ITEST_ARGV("mount-tmpfs", "umount-project", "remount-root", "pivot-root",
+			      "chroot", "new-mount-api", "setns"));
+	EXPECT_ALL_BLOCKED(&r, {"mount-tmpfs", "EPERM"}, {"umount-project", "EPERM"},
+			   {"remount-root", "EPERM"}, {"mount-setattr-rw", "EPERM"},
+			   {"pivot-root", "EPERM"}, {"chroot", "EPERM"}, {"open-tree", "EPERM"},
+			   {"fsopen", "EPERM"}, {"move-mount", "EPERM"});
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		/* init is non-dumpable: its namespace files do not even open. */
+		snprintf(name, sizeof(name), "setns-1-%s", ns[i]);
+		expect_blocked(&r, name, NULL);
+		/* Our own namespaces open; setns itself must be refused. */
+		snprintf(name, sizeof(name), "setns-self-%s", ns[i]);
+		expect_blocked(&r, name, "EPERM");
+	}
+	(void)strict;
+	itest_run_free(&r);
+
+	/* The project bind is still in place after the umount attempt. */
+	ITEST_RUN(&r, "--", "./probe", "cwd");
+	ITEST_EXPECT_EXIT(&r, 0);
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, mounts_roots_and_namespaces_cannot_be_rearranged)
+{
+	mount_battery(NULL, false);
+}
+
+NSB_ITEST(escape_strict, mounts_roots_and_namespaces_cannot_be_rearranged)
+{
+	mount_battery("strict", true);
+}
+
+/* ---- kernel attack surface ---- */
+
+static void surface_battery(const char *profile, bool strict)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, profile,
+		   ITEST_ARGV("keyring", "bpf", "perf", "userfaultfd", "io-uring"));
+	EXPECT_ALL_BLOCKED(&r, {"keyctl", "EPERM"}, {"add-key", "EPERM"}, {"request-key", "EPERM"},
+			   {"bpf", "EPERM"}, {"perf-event-open", "EPERM"},
+			   {"userfaultfd", "EPERM"});
+	/* io_uring answers as if absent under default; strict's default is EPERM. */
+	expect_blocked(&r, "io-uring-setup", strict ? "EPERM" : "ENOSYS");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, keyrings_bpf_perf_userfaultfd_and_io_uring_are_refused)
+{
+	surface_battery(NULL, false);
+}
+
+NSB_ITEST(escape_strict, keyrings_bpf_perf_userfaultfd_and_io_uring_are_refused)
+{
+	surface_battery("strict", true);
+}
+
+/* ---- other processes ---- */
+
+NSB_ITEST(escape, init_cannot_be_traced_read_or_overwritten)
+{
+	static const char *const env[] = {SECRET_ENV, NULL};
+	struct itest_opts o = {.env = env};
+	struct itest_run r;
+
+	run_escape(&r, &o, NULL,
+		   ITEST_ARGV("ptrace", "process-vm", "pid1-exe", "pid1-environ:" SECRET));
+	EXPECT_ALL_BLOCKED(&r, {"ptrace-attach", "EPERM"}, {"ptrace-seize", "EPERM"},
+			   {"process-vm-readv", "EPERM"}, {"pid1-exe-write", NULL},
+			   /* Whether or not it opens, the secret must not be in it. */
+			   {"pid1-environ", NULL});
+	itest_run_free(&r);
+}
+
+/* ---- host kernel files and devices ---- */
+
+NSB_ITEST(escape, host_kernel_files_do_not_open_for_writing)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, NULL, ITEST_ARGV("sysfiles"));
+	EXPECT_ALL_BLOCKED(&r, {"core-pattern", NULL}, {"sysrq-trigger", NULL},
+			   {"proc-sys-hostname", NULL}, {"sys-uevent-helper", NULL},
+			   {"sys-kexec", NULL}, {"sys-mm-thp", NULL});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, host_devices_are_absent)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, NULL, ITEST_ARGV("devices"));
+	EXPECT_ALL_BLOCKED(&r, {"dev-sda", NULL}, {"dev-vda", NULL}, {"dev-nvme0n1", NULL},
+			   {"dev-mem", NULL}, {"dev-kmem", NULL}, {"dev-port", NULL},
+			   {"dev-kmsg", NULL}, {"dev-vsock", NULL});
+	itest_run_free(&r);
+}
+
+/* ---- other ABIs ---- */
+
+/* Copy a shipped profile into the project, where an include finds it. */
+static void copy_profile(const char *name)
+{
+	char src[PATH_MAX], dst[64];
+	const char *dir = getenv("NSBOX_SRCDIR");
+	char *text;
+
+	cr_assert(dir && *dir, "NSBOX_SRCDIR is not set");
+	snprintf(src, sizeof(src), "%s/seccomp-profiles/%s.profile", dir, name);
+	snprintf(dst, sizeof(dst), "%s.profile", name);
+	text = itest_slurp(src);
+	cr_assert(text != NULL, "read '%s': %s", src, strerror(errno));
+	itest_write(&itest_cur, dst, text);
+	free(text);
+}
+
+NSB_ITEST(escape, x32_and_int80_syscalls_do_not_run)
+{
+	struct itest_run r;
+
+	/*
+	 * This host's kernel has no x32 ABI, and its int 0x80 entry faults
+	 * (SIGSEGV) even without a filter, so "blocked" alone proves little:
+	 * escape reports blocked only when the syscall did not return our pid.
+	 * An accepted answer is a signal (SEGV: the entry refused; SYS: the
+	 * filter killed it) or an errno.
+	 */
+	run_escape(&r, NULL, NULL, ITEST_ARGV("x32", "int80"));
+	EXPECT_ALL_BLOCKED(&r, {"x32", "ENOSYS"}, {"int80", NULL});
+	itest_run_free(&r);
+
+	/*
+	 * The filter itself sees x32 numbers, before the kernel's table does: a
+	 * profile that kills on a foreign ABI kills the x32 call.
+	 */
+	copy_profile("default");
+	copy_profile("groups");
+	itest_write(&itest_cur, "badarch-kill.profile",
+		    "include default\n"
+		    "badarch kill\n");
+	run_escape(&r, NULL, "./badarch-kill.profile", ITEST_ARGV("x32"));
+	EXPECT_ALL_BLOCKED(&r, {"x32", "SYS"});
+	itest_run_free(&r);
+}
+
+/* ---- the network ---- */
+
+static int tcp_listener(int *ret_port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	cr_assert(fd >= 0);
+	cr_assert(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0, "bind: %s", strerror(errno));
+	cr_assert(listen(fd, 8) == 0);
+	cr_assert(getsockname(fd, (struct sockaddr *)&sa, &len) == 0);
+	*ret_port = ntohs(sa.sin_port);
+	return fd;
+}
+
+static socklen_t abstract_addr(struct sockaddr_un *sa, const char *name)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path + 1, name, strlen(name));
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
+}
+
+static int abstract_listener(const char *name)
+{
+	struct sockaddr_un sa;
+	socklen_t len = abstract_addr(&sa, name);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	cr_assert(fd >= 0);
+	cr_assert(bind(fd, (struct sockaddr *)&sa, len) == 0, "bind @%s: %s", name,
+		  strerror(errno));
+	cr_assert(listen(fd, 8) == 0);
+	return fd;
+}
+
+/* Connect from the host and accept: the listener really is reachable. */
+static void host_can_connect(int listener, const struct sockaddr *sa, socklen_t len)
+{
+	int c = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0), a;
+
+	cr_assert(c >= 0);
+	cr_assert(connect(c, sa, len) == 0, "control connect: %s", strerror(errno));
+	a = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+	cr_assert(a >= 0, "control accept: %s", strerror(errno));
+	close(a);
+	close(c);
+}
+
+NSB_ITEST(escape, host_loopback_and_abstract_sockets_are_unreachable)
+{
+	struct sockaddr_in tcp = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_un un;
+	struct itest_run r;
+	char name[64], tcp_arg[32], un_arg[96];
+	int port, tl, ul;
+	socklen_t un_len;
+
+	snprintf(name, sizeof(name), "nsbox-escape-%d-%d", getpid(), as_user);
+	tl = tcp_listener(&port);
+	ul = abstract_listener(name);
+	tcp.sin_port = htons((uint16_t)port);
+	un_len = abstract_addr(&un, name);
+	host_can_connect(tl, (struct sockaddr *)&tcp, sizeof(tcp));
+	host_can_connect(ul, (struct sockaddr *)&un, un_len);
+
+	snprintf(tcp_arg, sizeof(tcp_arg), "tcp:%d", port);
+	snprintf(un_arg, sizeof(un_arg), "abstract:%s", name);
+	run_escape(&r, NULL, NULL, ITEST_ARGV(tcp_arg, un_arg));
+	/* The sandbox's own lo has nothing listening; its abstract names are its own. */
+	EXPECT_ALL_BLOCKED(&r, {"host-tcp", "ECONNREFUSED"}, {"host-abstract", "ECONNREFUSED"});
+	itest_run_free(&r);
+
+	/* And nothing arrived at either listener from inside. */
+	cr_expect(accept4(tl, NULL, NULL, SOCK_CLOEXEC) < 0 && errno == EAGAIN,
+		  "a connection reached the host's TCP listener");
+	cr_expect(accept4(ul, NULL, NULL, SOCK_CLOEXEC) < 0 && errno == EAGAIN,
+		  "a connection reached the host's abstract socket");
+	close(tl);
+	close(ul);
+}
+
+static void socket_battery(const char *profile, bool strict)
+{
+	struct itest_run r;
+	const char *err = strict ? "EPERM" : "EAFNOSUPPORT";
+
+	run_escape(&r, NULL, profile, ITEST_ARGV("sockets"));
+	ITEST_EXPECT_EXIT(&r, 0);
+	expect_blocked(&r, "af-packet", err);
+	expect_blocked(&r, "af-packet-dgram", err);
+	expect_blocked(&r, "netlink-audit", err);
+	expect_blocked(&r, "netlink-uevent", err);
+	expect_blocked(&r, "af-vsock", err);
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, packet_netlink_and_vsock_sockets_are_refused)
+{
+	socket_battery(NULL, false);
+}
+
+NSB_ITEST(escape_strict, packet_netlink_and_vsock_sockets_are_refused)
+{
+	socket_battery("strict", true);
+}
+
+/* ---- what the payload inherits ---- */
+
+NSB_ITEST(escape, no_fd_and_no_secret_is_inherited)
+{
+	static const char *const env[] = {SECRET_ENV, NULL};
+	struct itest_opts o = {.env = env, .leak_fd = 5};
+	struct itest_run r;
+
+	run_escape(&r, &o, NULL, ITEST_ARGV("fds", "env:" SECRET));
+	EXPECT_ALL_BLOCKED(&r, {"inherited-fds", NULL}, {"env-secret", NULL},
+			   {"self-environ", NULL});
+	ITEST_EXPECT_LACKS(&r, r.out, "leaked_fd=");
+	itest_run_free(&r);
+}
+
+static void personality_battery(const char *profile)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, profile, ITEST_ARGV("personality"));
+	EXPECT_ALL_BLOCKED(&r, {"personality-linux32", "EPERM"}, {"personality-no-aslr", "EPERM"},
+			   {"personality-high-bits", "EPERM"});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, personality_cannot_change)
+{
+	personality_battery(NULL);
+}
+
+NSB_ITEST(escape_strict, personality_cannot_change)
+{
+	personality_battery("strict");
+}
+
+/* ---- privileges, as the kernel reports them ---- */
+
+static void expect_privileges(const struct itest_run *r, const char *seccomp)
+{
+	static const char *const sets[] = {"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"};
+	static const char *const who[] = {"self", "pid1"};
+	char key[32];
+
+	for (size_t w = 0; w < 2; w++) {
+		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+			snprintf(key, sizeof(key), "%s.%s", who[w], sets[i]);
+			ITEST_EXPECT_STR(r, itest_kv(r->out, key), ZERO_CAPS);
+		}
+		snprintf(key, sizeof(key), "%s.NoNewPrivs", who[w]);
+		ITEST_EXPECT_STR(r, itest_kv(r->out, key), "1");
+		snprintf(key, sizeof(key), "%s.Seccomp", who[w]);
+		ITEST_EXPECT_STR(r, itest_kv(r->out, key), seccomp);
+	}
+}
+
+NSB_ITEST(escape, payload_and_init_hold_no_privilege_and_are_filtered)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, NULL, ITEST_ARGV("caps"));
+	EXPECT_ALL_BLOCKED(&r, {"privileges", NULL});
+	expect_privileges(&r, "2");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, payload_and_init_hold_no_privilege_and_are_filtered)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, "strict", ITEST_ARGV("caps"));
+	EXPECT_ALL_BLOCKED(&r, {"privileges", NULL});
+	expect_privileges(&r, "2");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "strict");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, setuid_binary_gains_nothing)
+{
+	struct itest_run r;
+	struct stat st;
+	struct passwd *pw = getpwnam(ITEST_USER);
+	const char *path = itest_path(&itest_cur, "escape-suid");
+	char want[32], cmd[1024];
+	/* Owned by someone else than the caller: root for the user, the user for root. */
+	uid_t owner;
+
+	cr_assert(pw != NULL, "user '" ITEST_USER "' missing");
+	owner = as_user ? 0 : pw->pw_uid;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", itest_path(&itest_cur, "escape"), path);
+	cr_assert(eq(int, system(cmd), 0), "%s", cmd);
+	cr_assert(chown(path, owner, owner) == 0);
+	cr_assert(chmod(path, 04755) == 0);
+	cr_assert(stat(path, &st) == 0 && (st.st_mode & S_ISUID), "setuid bit not set on host");
+
+	/* no_new_privs and the nosuid project bind each keep the caller's uid. */
+	ITEST_RUN(&r, "--", "./escape-suid", "setuid");
+	EXPECT_ALL_BLOCKED(&r, {"setuid-exec", NULL});
+	snprintf(want, sizeof(want), "euid=%u ", itest_cur.uid);
+	ITEST_EXPECT_CONTAINS(&r, r.out, want);
+	itest_run_free(&r);
+}
+
+/* ---- choosing, refusing and exporting profiles ---- */
+
+NSB_ITEST(escape, seccomp_none_is_recorded_and_no_filter_is_loaded)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, "none", ITEST_ARGV("caps"));
+	/* "privileges" is open here by design: Seccomp is 0.  Check the facts. */
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "none");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Seccomp"), "0");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Seccomp"), "0");
+	/* Capabilities and no_new_privs do not depend on the filter. */
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.CapEff"), ZERO_CAPS);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.NoNewPrivs"), "1");
+	itest_run_free(&r);
+
+	/* Without --seccomp the default profile is loaded and recorded. */
+	run_escape(&r, NULL, NULL, ITEST_ARGV("caps"));
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "default");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Seccomp"), "2");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, unknown_profile_is_a_usage_error_naming_it)
+{
+	struct itest_run r;
+
+	ITEST_RUN(&r, "--seccomp", "no-such-profile-xyz", "--", "./escape", "caps");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "reason"), "no-such-profile-xyz");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "no-such-profile-xyz");
+	/* Nothing ran. */
+	ITEST_EXPECT_LACKS(&r, r.out, "ATTACK=");
+	itest_run_free(&r);
+}
+
+static void export_and_run_under_bwrap(const char *profile)
+{
+	char file[512], cmd[1400];
+	struct itest_run r;
+	struct stat st;
+
+	if (access("/usr/bin/bwrap", X_OK) != 0)
+		cr_skip_test("bwrap is not installed");
+	snprintf(file, sizeof(file), "%s/%s.bpf", itest_cur.top, profile);
+	itest_run(&itest_cur, &(struct itest_opts){.raw_argv = true, .no_record = true},
+		  ITEST_ARGV("--seccomp", profile, "--seccomp-export", file), &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	itest_run_free(&r);
+	cr_assert(stat(file, &st) == 0, "export wrote nothing: %s", strerror(errno));
+	/* A classic BPF program: an array of 8-byte sock_filter instructions. */
+	cr_assert(st.st_size > 0 && st.st_size % 8 == 0, "size %lld", (long long)st.st_size);
+
+	/* bwrap loads it and a program runs under it... */
+	snprintf(cmd, sizeof(cmd), "bwrap --ro-bind / / --dev /dev --seccomp 9 9<'%s' -- /bin/true",
+		 file);
+	cr_expect(eq(int, system(cmd), 0), "%s", cmd);
+	/* ...and the filter really is the one that refuses user namespaces. */
+	snprintf(cmd, sizeof(cmd),
+		 "bwrap --ro-bind / / --dev /dev --seccomp 9 9<'%s' -- unshare -U true 2>/dev/null",
+		 file);
+	cr_expect(system(cmd) != 0, "%s succeeded", cmd);
+	/* Control: without the filter the same command works on this host. */
+	cr_expect(eq(int, system("bwrap --ro-bind / / --dev /dev -- unshare -U true"), 0));
+}
+
+Test(escape, exported_default_filter_works_under_bwrap, .timeout = 60, .fini = itest_project_fini)
+{
+	itest_project_setup(&itest_cur, false);
+	export_and_run_under_bwrap("default");
+}
+
+Test(escape, exported_strict_filter_works_under_bwrap, .timeout = 60, .fini = itest_project_fini)
+{
+	itest_project_setup(&itest_cur, false);
+	export_and_run_under_bwrap("strict");
+}
