@@ -513,11 +513,11 @@ int main(int argc, char *argv[])
 		if (r >= 0)
 			r = nsb_policy_print(stdout, &front.policy) < 0 ? -EIO : 0;
 		nsb_front_free(&front);
-		if (r < 0) {
-			if (r != -EIO)
-				print_error(&e);
+		if (r == -EIO)
 			return EXIT_NSBOX;
-		}
+		/* A bad --policy is a usage error like in a run: message and record. */
+		if (r < 0)
+			return usage_failure(&res, &e, start);
 		return 0;
 	}
 
