@@ -400,6 +400,15 @@ static int create_cgroup(struct nsb_error *e)
 	return r;
 }
 
+static void add_violation(struct nsb_result *res, const char *kind, uint64_t count)
+{
+	if (res->n_violations < ARRAY_SIZE(res->violations)) {
+		res->violations[res->n_violations].kind = kind;
+		res->violations[res->n_violations].count = count;
+		res->n_violations++;
+	}
+}
+
 /* Accounting from the cgroup, the oom verdict, and removal. */
 static void cgroup_finish(struct nsb_result *res)
 {
@@ -419,6 +428,15 @@ static void cgroup_finish(struct nsb_result *res)
 			res->cpu_sys_ms = (int64_t)(st.cpu_system_usec / 1000);
 		/* memory.oom.group kills the whole sandbox, init first or not:
 		 * a SIGKILL with an oom_kill event is the OOM killer's work. */
+		/* The kernel's refusals, as the cgroup counted them. */
+		if (st.pids_max_events != NSB_CGROUP_MAX && st.pids_max_events > 0)
+			add_violation(res, "pids.max", st.pids_max_events);
+		if (st.memory_max_events != NSB_CGROUP_MAX && st.memory_max_events > 0)
+			add_violation(res, "memory.max", st.memory_max_events);
+		if (st.oom_kill != NSB_CGROUP_MAX && st.oom_kill > 0)
+			add_violation(res, "oom_kill", st.oom_kill);
+		if (st.cpu_nr_throttled != NSB_CGROUP_MAX && st.cpu_nr_throttled > 0)
+			add_violation(res, "cpu.max", st.cpu_nr_throttled);
 		if (st.oom_kill != NSB_CGROUP_MAX && st.oom_kill > 0 &&
 		    res->status == NSB_STATUS_SIGNALED && res->signal == SIGKILL) {
 			res->status = NSB_STATUS_OOM_KILLED;

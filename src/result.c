@@ -372,9 +372,15 @@ int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	else
 		nsb_json_null(&j);
 
-	/* Nothing observes violations yet; the field is part of schema 1. */
 	nsb_json_key(&j, "violations");
 	nsb_json_begin_array(&j);
+	for (size_t i = 0; i < r->n_violations && i < ARRAY_SIZE(r->violations); i++) {
+		nsb_json_begin_object(&j);
+		put_str(&j, "kind", r->violations[i].kind);
+		nsb_json_key(&j, "count");
+		nsb_json_uint(&j, r->violations[i].count);
+		nsb_json_end_object(&j);
+	}
 	nsb_json_end_array(&j);
 
 	nsb_json_end_object(&j);

@@ -109,6 +109,14 @@ struct nsb_result {
 	/* resources: -1 means unknown (null) */
 	int64_t cpu_user_ms, cpu_sys_ms, memory_peak_bytes, pids_peak;
 
+	/* What the kernel refused during the run, where it was observed (cgroup
+	 * event counters): {"kind": "pids.max", "count": N}. */
+	struct {
+		const char *kind;
+		uint64_t count;
+	} violations[4];
+	size_t n_violations;
+
 	bool has_enforced; /* false: "enforced": null (nothing was set up) */
 	struct nsb_enforced enforced;
 };
