@@ -300,6 +300,7 @@ static int unknown_option(struct nsb_error *e, const char *name)
 
 static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
 {
+	const char *max_output_arg = NULL;
 	size_t total = 0;
 	int opt, r;
 
@@ -469,6 +470,7 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 					"BYTES is a size with an optional k, M, G or T suffix, at most 1T",
 					"--max-output '%s': invalid size", optarg);
 			c->has_max_output = true;
+			max_output_arg = optarg;
 			break;
 		case OPT_CAPTURE:
 			c->capture = true;
@@ -577,8 +579,8 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 		return usage_err(
 			e, E2BIG,
 			"captured output goes into the record: use at most --max-output 64M with --capture",
-			"--max-output %llu: too large for --capture",
-			(unsigned long long)c->max_output);
+			"--max-output '%s': too large for --capture",
+			max_output_arg ? max_output_arg : "");
 	if (c->project && c->no_project)
 		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
 	/* --seccomp-export and --print-policy need no command. */

@@ -83,6 +83,10 @@ static const char *errname(int e)
 		return "ESRCH";
 	case ENODEV:
 		return "ENODEV";
+	case EAGAIN:
+		return "EAGAIN";
+	case ENOMEM:
+		return "ENOMEM";
 	default:
 		snprintf(buf, sizeof(buf), "E%d", e);
 		return buf;
@@ -641,13 +645,47 @@ static int cmd_cwd(void)
 	return 0;
 }
 
+/*
+ * A bounded fork bomb: fork up to max children that only wait to be killed,
+ * stop at the first refusal, report how many the kernel allowed, then kill
+ * and reap them all.  Exit 0 when all max were allowed, 1 otherwise.
+ */
+static int cmd_fork(const char *arg)
+{
+	long max = atol(arg), n = 0;
+	pid_t *kids = calloc(max > 0 ? (size_t)max : 1, sizeof(*kids));
+	int err = 0;
+
+	if (max <= 0 || !kids)
+		return EXIT_USAGE;
+	for (; n < max; n++) {
+		pid_t p = fork();
+		if (p < 0) {
+			err = errno;
+			break;
+		}
+		if (p == 0) {
+			pause();
+			_exit(0);
+		}
+		kids[n] = p;
+	}
+	printf("forked=%ld\nfork_error=%s\n", n, err ? errname(err) : "none");
+	for (long i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (long i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+	free(kids);
+	return n == max ? 0 : EXIT_FAILED;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: probe status|maps|pids|hostname|ifaces|fds|env|sid|priv|cwd|mounts\n"
 		"       probe write PATH [DATA] | read PATH | stat PATH | statfs PATH | ls DIR\n"
 		"       probe mountopts PATH | cat PATH | connect IP PORT | exit N | kill SIG\n"
-		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE\n");
+		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE | fork N\n");
 	return EXIT_USAGE;
 }
 
@@ -705,6 +743,8 @@ int main(int argc, char **argv)
 		sleep_ms(atol(a1) * 1000);
 	else if (!strcmp(cmd, "spawn-bg") && a1)
 		r = cmd_spawn_bg(a1, a2);
+	else if (!strcmp(cmd, "fork") && a1)
+		r = cmd_fork(a1);
 	else if (!strcmp(cmd, "heartbeat") && a1)
 		heartbeat(a1, -1);
 	else

@@ -14,6 +14,20 @@
 # A test may print its own PASS/FAIL lines (one executable, many checks);
 # one that prints none is judged by its exit status.  Then powers off.
 
+# The initramfs is the kernel's rootfs, which pivot_root(2) refuses to move
+# (EINVAL), so nsbox could not build its root on it.  Copy the image into a
+# tmpfs and make that the root first, as an initramfs does before booting
+# a real system; switch_root frees the old contents.
+if [ ! -e /.nsb-stage2 ]; then
+	/bin/busybox mkdir -p /newroot
+	/bin/busybox mount -t tmpfs -o mode=0755 root /newroot || exit 1
+	for e in /*; do
+		[ "$e" = /newroot ] || /bin/busybox cp -a "$e" /newroot/ || exit 1
+	done
+	/bin/busybox touch /newroot/.nsb-stage2
+	exec /bin/busybox switch_root /newroot /init
+fi
+
 /bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /root /etc
 /bin/busybox --install -s
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -61,8 +75,9 @@ GROUP
 cat >/bin/as-user <<'ASUSER'
 #!/bin/sh
 echo $$ >/sys/fs/cgroup/deleg/session/cgroup.procs || exit 125
-# busybox su as root asks no password; ARG0 and ARGS follow -c's script.
-exec su -s /bin/sh nsbuser -c 'exec "$0" "$@"' "$@"
+# busybox su as root asks no password; ARG0 and ARGS follow -c's script,
+# after "--" so that su never takes the command's options for its own.
+exec su -s /bin/sh nsbuser -c 'exec "$0" "$@"' -- "$@"
 ASUSER
 chmod 0755 /bin/as-user
 

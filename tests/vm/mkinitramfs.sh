@@ -3,10 +3,11 @@
 #
 # Build the initramfs of the nsbox test VM.
 #
-# usage: mkinitramfs.sh -o OUT.cpio.gz [-b BINARY]... [-t TEST]...
-#   -b BINARY  copied to /bin/<name>, with every shared library ldd lists
-#              (and the dynamic loader) at the same absolute path
-#   -t TEST    copied to /tests/<name>; /init runs them in name order
+# usage: mkinitramfs.sh -o OUT.cpio.gz [-b BINARY]... [-t TEST]... [-f SRC:DEST]...
+#   -b BINARY    copied to /bin/<name>, with every shared library ldd lists
+#                (and the dynamic loader) at the same absolute path
+#   -t TEST      copied to /tests/<name>; /init runs them in name order
+#   -f SRC:DEST  file or directory SRC copied to the absolute path DEST
 #
 # busybox must be the static build (Debian: busybox-static).
 set -eu
@@ -14,16 +15,18 @@ set -eu
 out=
 bins=
 tests=
-while getopts o:b:t: opt; do
+files=
+while getopts o:b:t:f: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	b) bins="$bins $OPTARG" ;;
 	t) tests="$tests $OPTARG" ;;
+	f) files="$files $OPTARG" ;;
 	*) exit 2 ;;
 	esac
 done
 if [ -z "$out" ]; then
-	echo "usage: $0 -o OUT.cpio.gz [-b BINARY]... [-t TEST]..." >&2
+	echo "usage: $0 -o OUT.cpio.gz [-b BINARY]... [-t TEST]... [-f SRC:DEST]..." >&2
 	exit 2
 fi
 
@@ -66,6 +69,17 @@ for b in $bins; do
 done
 for t in $tests; do
 	install -m 0755 "$t" "$root/tests/$(basename "$t")"
+done
+for f in $files; do
+	src=${f%%:*}
+	dest=${f#*:}
+	case $dest in /*) ;; *)
+		echo "mkinitramfs: -f $f: DEST must be absolute" >&2
+		exit 2
+		;;
+	esac
+	mkdir -p "$root$(dirname "$dest")"
+	cp -R "$src" "$root$dest"
 done
 
 # Debian's merged /usr: the loader path /lib64 must resolve in the image.

@@ -13,6 +13,10 @@ VM_CGTEST   := $(VM_DIR)/cgtest
 VM_TIMEOUT  ?= 600
 # The launcher joins the image once it can be built (src/main.c exists).
 VM_NSBOX    := $(if $(wildcard src/main.c),$(BUILD)/nsbox)
+# With it: the static probe (a payload that needs nothing from the image) and
+# the seccomp profiles where the build looks for them.
+VM_EXTRA    := $(if $(VM_NSBOX),$(PROBE))
+VM_FILES    := $(if $(VM_NSBOX),seccomp-profiles:$(PROFILEDIR))
 
 .PHONY: check-vm
 
@@ -23,8 +27,9 @@ $(VM_CGTEST): tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/cgroup.h src
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Isrc -static \
 		-o $@ tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/error.c
 
-check-vm: $(VM_NSBOX) $(VM_CGTEST)
+check-vm: $(VM_NSBOX) $(VM_EXTRA) $(VM_CGTEST)
 	@set -e; kernel=$$(sh tests/vm/fetch-kernel.sh $(VM_DIR)/kernel); \
 	sh tests/vm/mkinitramfs.sh -o $(VM_DIR)/initrd.cpio.gz \
-		$(foreach b,$(VM_NSBOX) $(VM_CGTEST),-b $(b)) $(foreach t,$(VM_TESTS),-t $(t)); \
+		$(foreach b,$(VM_NSBOX) $(VM_EXTRA) $(VM_CGTEST),-b $(b)) $(foreach t,$(VM_TESTS),-t $(t)) \
+		$(foreach f,$(VM_FILES),-f $(f)); \
 	sh tests/vm/run.sh "$$kernel" $(VM_DIR)/initrd.cpio.gz $(VM_DIR)/serial.log $(VM_TIMEOUT)
