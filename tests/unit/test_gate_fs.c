@@ -201,3 +201,30 @@ Test(gate_fs, gate_on_the_real_tree)
 	cr_expect(eq(int, v.argv_index, 1));
 	nsb_gate_policy_free(&p);
 }
+
+Test(gate_fs, dotdot_out_of_a_project_under_tmp_is_judged_against_the_roots)
+{
+	/* The project lives under /tmp here: "../../etc/passwd" lands in
+	 * /tmp lexically, which must not make it the sandbox's scratch space. */
+	struct nsb_gate_policy p;
+	struct nsb_gate_verdict v;
+	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
+
+	char a0[] = "cat", a1[] = "../../etc/passwd", a2[] = "../sibling";
+	char *esc[] = {a0, a1, NULL};
+	cr_assert(eq(int, gate(esc, 2, &p, &v), 0));
+	cr_expect(not(v.allowed));
+	expect_str(v.rule, "path.outside");
+
+	char *sib[] = {a0, a2, NULL};
+	cr_assert(eq(int, gate(sib, 2, &p, &v), 0));
+	cr_expect(not(v.allowed));
+	expect_str(v.rule, "path.outside");
+
+	/* Written as /tmp/..., it is the sandbox's own /tmp: allowed. */
+	char b1[] = "/tmp/scratch/file";
+	char *tmp[] = {a0, b1, NULL};
+	cr_assert(eq(int, gate(tmp, 2, &p, &v), 0));
+	cr_expect(v.allowed, "%s: %s", v.rule, v.reason);
+	nsb_gate_policy_free(&p);
+}
