@@ -418,7 +418,9 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 		int r = nsb_error_set(e, nsb_negerrno(), "pivot_root", "switch to the new root");
 		/* The kernel's initial rootfs can never be pivoted away from. */
 		if (r == -EINVAL)
-			nsb_error_hint(e, "is '/' the kernel's initramfs (rootfs)? pivot_root cannot leave it: switch_root into a tmpfs first, as an init system does");
+			nsb_error_hint(
+				e,
+				"is '/' the kernel's initramfs (rootfs)? pivot_root cannot leave it: switch_root into a tmpfs first, as an init system does");
 		return r;
 	}
 	if (umount2(".", MNT_DETACH) < 0)
