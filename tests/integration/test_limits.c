@@ -54,14 +54,14 @@ NSB_ITEST(limits, memory_rlimit_stops_a_memory_bomb)
 	struct itest_run r;
 
 	/* Under the limit: a 32 MiB buffer is fine (so the limit is not absurdly low). */
-	ITEST_RUN(&r, "--memory", "64M", "--", "dd", "if=/dev/zero", "of=/dev/null", "bs=32M",
-		  "count=1");
+	ITEST_RUN(&r, "--memory", "64M", "--allow-exec", "dd", "--", "dd", "if=/dev/zero",
+		  "of=/dev/null", "bs=32M", "count=1");
 	ITEST_EXPECT_EXIT(&r, 0);
 	itest_run_free(&r);
 
 	/* Over it: dd cannot even allocate its 200 MiB buffer. */
-	ITEST_RUN(&r, "--memory", "64M", "--", "dd", "if=/dev/zero", "of=/dev/null", "bs=200M",
-		  "count=1");
+	ITEST_RUN(&r, "--memory", "64M", "--allow-exec", "dd", "--", "dd", "if=/dev/zero",
+		  "of=/dev/null", "bs=200M", "count=1");
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "dd: memory exhausted");
@@ -455,8 +455,8 @@ NSB_ITEST(limits, tmp_size_bounds_tmp_and_dev_shm)
 		itest_run_free(&r);
 	}
 	/* And the kernel enforces it: 9 MiB do not fit. */
-	ITEST_RUN(&r, "--tmp-size", "8M", "--", "dd", "if=/dev/zero", "of=/tmp/big", "bs=1M",
-		  "count=9");
+	ITEST_RUN(&r, "--tmp-size", "8M", "--allow-exec", "dd", "--", "dd", "if=/dev/zero",
+		  "of=/tmp/big", "bs=1M", "count=9");
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_CONTAINS(&r, r.err, "No space left on device");
 	itest_run_free(&r);
