@@ -15,14 +15,19 @@ mkdir -p "$W"
 LIM=$((64 * 1024 * 1024))
 rc_all=0
 
+# The payloads here are bombs written as busybox shell snippets: the front
+# gate (tested on the host) would rightly refuse them, so it is relaxed here.
+GATE="--allow-path / --allow-metachar --allow-inline-code --allow-exec dd --allow-exec busybox"
+
 # run WHO NSBOX-ARGS...: record in $W/rec, outputs in $W/out and $W/err.
 run() {
 	who=$1
 	shift
+	# shellcheck disable=SC2086 # GATE is a list of words
 	if [ "$who" = user ]; then
-		as-user /bin/nsbox --result-fd 3 --no-project "$@"
+		as-user /bin/nsbox --result-fd 3 --no-project $GATE "$@"
 	else
-		/bin/nsbox --result-fd 3 --no-project "$@"
+		/bin/nsbox --result-fd 3 --no-project $GATE "$@"
 	fi 3>"$W/rec" >"$W/out" 2>"$W/err"
 }
 
