@@ -324,7 +324,7 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 		{"ptmx", "pts/ptmx"},
 	};
 	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
-	_cleanup_close_ int dev = -1, devdir = -1, pts = -1, shm = -1;
+	_cleanup_close_ int dev = -1, pts = -1, shm = -1;
 	int r;
 
 	dev = new_tmpfs(64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
