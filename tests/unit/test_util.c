@@ -423,3 +423,24 @@ Test(util, snprintf_zero_size_is_enametoolong)
 	cr_expect(eq(int, nsb_snprintf(buf, 0, "%s", "a"), -ENAMETOOLONG));
 	cr_expect(eq(chr, buf[0], 'x'));
 }
+
+/*
+ * Found by fuzz_size: a value whose digits overflow but whose suffix is
+ * malformed was reported as out of range.  The syntax is judged first, so
+ * "--memory 99999999999999999999x" says "invalid", like "--memory 1x".
+ */
+Test(util, malformed_wins_over_overflow)
+{
+	uint64_t v = 7;
+
+	cr_expect(eq(int, nsb_parse_size("99999999999999999999x", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_size("99999999999999999999MiBB", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_size("99999999999999999999M", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_uint("99999999999999999999x", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_uint("99999999999999999999", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_milli("99999999999999999999.1234", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_milli("99999999999999999999x", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_milli("99999999999999999999.5", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_milli("18446744073709551.615", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(u64, v, 7));
+}
