@@ -41,7 +41,7 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
 		return -EINVAL;
 	/* Overflow is reported only once the syntax is known good. */
 	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > UINT64_MAX / 10000)
+		if (whole > UINT64_MAX / 1000)
 			overflow = true;
 		else
 			whole = whole * 10 + (uint64_t)(*p - '0');
@@ -60,7 +60,7 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
 	}
 	if (*p)
 		return -EINVAL;
-	if (overflow || whole > UINT64_MAX / 10000 || whole * 1000 + frac > max_milli)
+	if (overflow || whole > (UINT64_MAX - frac) / 1000 || whole * 1000 + frac > max_milli)
 		return -ERANGE;
 	*ret = whole * 1000 + frac;
 	return 0;
