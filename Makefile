@@ -61,7 +61,8 @@ CRITERION_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
 # Criterion prints its "Synthesis:" line per binary; keep it in the log.
 CRITERION_FLAGS ?= --jobs 2
 
-.PHONY: all check unit integration asan lint install deps demo clean format check-user
+.PHONY: all check unit integration asan lint install deps demo clean format check-user \
+	fuzz fuzz-build check-valgrind
 
 all: $(BUILD)/nsbox
 
@@ -116,9 +117,53 @@ asan:
 	@if [ -n "$$(ls -A $(ASAN_LOGDIR))" ]; then echo "sanitizer reports:"; cat $(ASAN_LOGDIR)/*; exit 1; fi
 	@echo "asan: no sanitizer reports"
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c), one per parser and pure decision,
+# built with clang and ASan + UBSan into build/fuzz.  `make fuzz` runs each
+# for FUZZ_SECONDS on a scratch copy of its seed corpus (tests/fuzz/corpus/
+# <target>, never modified) and fails on the first crash, leak or failed
+# invariant; the reproducer is left in build/fuzz/artifacts/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_SRCS    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
+FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
+FUZZ_LIB_OBJS := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
+FUZZ_CFLAGS  := -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARN) -Wno-error=unused-command-line-argument \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS))
+
+$(FUZZ_BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/unit/json_check.h $(FUZZ_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
+
+# keep the objects between builds (make would delete them as intermediates)
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+		echo "== $$t ($(FUZZ_SECONDS)s)"; \
+		rm -rf $(FUZZ_BUILD)/corpus/$$t && mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(FUZZ_BUILD)/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t 2>$(FUZZ_BUILD)/$$t.log; rc=$$?; \
+		grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|INFO: seed corpus|==[0-9]+==ERROR|SUMMARY)' $(FUZZ_BUILD)/$$t.log; \
+		echo "   corpus: $$(ls tests/fuzz/corpus/$$t | wc -l) seeds, $$(ls $(FUZZ_BUILD)/corpus/$$t | wc -l) new"; \
+		if [ $$rc -ne 0 ]; then tail -n 60 $(FUZZ_BUILD)/$$t.log; echo "FAIL: $$t (exit $$rc)"; fail=1; fi; \
+	done; exit $$fail
+
 CLANG_FORMAT ?= clang-format
 FORMAT_FILES = $(wildcard src/*.c src/*.h tests/unit/*.c tests/unit/*.h \
-	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h)
+	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h \
+	tests/fuzz/*.c tests/fuzz/*.h)
 SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
 
 lint:
