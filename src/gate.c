@@ -513,15 +513,30 @@ static int try_path(struct nsb_gate_ctx *c, int idx, const char *s)
 	return looks_like_path(c, s) && judge_path(c, idx, s);
 }
 
+/* Refuse an argument that packs more paths than the gate judges in one. */
+static int refuse_too_many(struct nsb_gate_ctx *c, int idx)
+{
+	nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, idx);
+	nsb_gate_text(c->v->reason, "argument %d holds more than %d paths", idx, MAX_COLON_PATHS);
+	nsb_gate_text(c->v->hint, "pass the paths as separate arguments, inside the "
+				  "project or an --ro/--rw directory");
+	return 1;
+}
+
 /*
  * file: URLs name local files (curl file:///etc/passwd reads one): judge
- * the percent-decoded path of every file: URL in the argument.
+ * the percent-decoded path of every file: URL in the argument.  Capped like
+ * ':' lists: each URL may cost MAX_STEPS_PER_PATH lookups, and the gate's
+ * work must stay bounded per argument.
  */
 static int check_file_urls(struct nsb_gate_ctx *c, int idx, const char *a)
 {
 	char buf[PATH_MAX];
+	int urls = 0;
 	for (const char *u = strcasestr(a, "file:"); u; u = strcasestr(u + 5, "file:")) {
 		const char *p = u + 5;
+		if (++urls > MAX_COLON_PATHS)
+			return refuse_too_many(c, idx);
 		if (p[0] == '/' && p[1] == '/') {
 			/* file://HOST/path: only an empty host or localhost is local */
 			const char *host = p + 2, *slash = strchrnul(host, '/');
@@ -560,15 +575,8 @@ static int check_colon_paths(struct nsb_gate_ctx *c, int idx, const char *a)
 		const char *seg = s + 1, *end = strchrnul(seg, ':');
 		if (!((seg[0] == '/' && seg[1] != '/') || (seg[0] == '~' && seg[1] == '/')))
 			continue;
-		if (++n > MAX_COLON_PATHS) {
-			nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, idx);
-			nsb_gate_text(c->v->reason, "argument %d holds more than %d paths", idx,
-				      MAX_COLON_PATHS);
-			nsb_gate_text(c->v->hint,
-				      "pass the paths as separate arguments, inside the "
-				      "project or an --ro/--rw directory");
-			return 1;
-		}
+		if (++n > MAX_COLON_PATHS)
+			return refuse_too_many(c, idx);
 		size_t len = (size_t)(end - seg);
 		if (len >= sizeof(buf))
 			continue; /* the kernel refuses a path this long */
