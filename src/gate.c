@@ -523,6 +523,17 @@ static int refuse_too_many(struct nsb_gate_ctx *c, int idx)
 	return 1;
 }
 
+/* One hex digit's value, or -1.  (sscanf's %x would also skip blanks and
+ * take a sign, decoding "% 2f" that no URL parser decodes.) */
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
+		return (ch | 0x20) - 'a' + 10;
+	return -1;
+}
+
 /*
  * file: URLs name local files (curl file:///etc/passwd reads one): judge
  * the percent-decoded path of every file: URL in the argument.  Capped like
@@ -547,8 +558,9 @@ static int check_file_urls(struct nsb_gate_ctx *c, int idx, const char *a)
 		}
 		size_t len = 0;
 		for (; *p && *p != '?' && *p != '#' && len + 1 < sizeof(buf); p++) {
-			unsigned hi, lo;
-			if (p[0] == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+			int hi = p[0] == '%' ? hexval(p[1]) : -1;
+			int lo = hi >= 0 ? hexval(p[2]) : -1;
+			if (lo >= 0) {
 				buf[len++] = (char)(hi << 4 | lo);
 				p += 2;
 			} else {
