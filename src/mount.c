@@ -380,10 +380,12 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 	case NSB_OP_SYSLINK:
 		if (pr->is_link) {
 			_cleanup_close_ int parent = -1;
-			const char *name;
+			const char *name = NULL;
 			int r = make_dest(c->root_fd, op->dest, false, &parent, &name, e);
 			if (r < 0)
 				return r;
+			/* make_dest sets name whenever it returns >= 0 */
+			// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
 			if (symlinkat(pr->link, parent, name) < 0)
 				return mount_err(e, nsb_negerrno(), "create link", op->dest);
 			return 0;
