@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Fault injection: strace makes one setup syscall fail (strace -f
+ * --inject=SYSCALL:error=E...) and nsbox must fail closed every time: exit
+ * 125, a record with status setup_failed and the stage of that step, an
+ * "nsbox: " message naming the step, the payload never ran (it would create
+ * a marker in an --rw directory), no mount left on the host, no process
+ * left.  clone3 failing with ENOSYS must instead fall back to clone and run.
+ * Root only (strace needs to trace the setuid-free launcher and its
+ * namespaced children).
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+struct fault {
+	char inject[64]; /* strace --inject value */
+	char stage[24];	 /* setup_error.stage; "" when the run must succeed */
+	char words[48];	 /* a word the message must contain */
+};
+
+static char *slurp_or_empty(const char *path)
+{
+	char *s = itest_slurp(path);
+	return s ? s : strdup("");
+}
+
+/* Mount lines of the host, without the per-mount ids that may be reused. */
+static char *mounts(void)
+{
+	return slurp_or_empty("/proc/self/mountinfo");
+}
+
+static void run_fault(const struct fault *f)
+{
+	const char *nsbox = getenv("NSBOX_BIN");
+	char dir[] = "/tmp/nsbox-fault-XXXXXX", rw[64], marker[96], rec[96], err[96], cmd[2048];
+
+	if (geteuid() != 0)
+		cr_skip_test("strace fault injection needs root");
+	if (system("strace -V >/dev/null 2>&1") != 0)
+		cr_skip_test("strace is not installed");
+	cr_assert(nsbox != NULL, "NSBOX_BIN is not set");
+	cr_assert(mkdtemp(dir) != NULL);
+	snprintf(rw, sizeof(rw), "%s/rw", dir);
+	snprintf(marker, sizeof(marker), "%s/marker", rw);
+	snprintf(rec, sizeof(rec), "%s/rec.json", dir);
+	snprintf(err, sizeof(err), "%s/err.txt", dir);
+	cr_assert(mkdir(rw, 0755) == 0);
+
+	char *before = mounts();
+	/* The payload's command line carries the temp dir name, which makes
+	 * it findable by the survivor check below. */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && strace -f -qq -o /dev/null --inject=%s %s --no-project --rw %s "
+		 "--result-fd 3 -- /bin/sh -c 'touch %s; exit 0' 3>%s 2>%s",
+		 dir, f->inject, nsbox, rw, marker, rec, err);
+	int st = system(cmd);
+	bool exited = WIFEXITED(st);
+	cr_assert(exited, "%s: nsbox did not exit", f->inject);
+	int code = WEXITSTATUS(st);
+	char *after = mounts();
+	char *record = slurp_or_empty(rec), *msg = slurp_or_empty(err);
+	char val[256];
+
+	if (!f->stage[0]) {
+		cr_expect(code == 0, "%s: exit %d, want 0 (fallback); stderr: %s", f->inject, code,
+			  msg);
+		cr_expect(access(marker, F_OK) == 0, "%s: the payload did not run", f->inject);
+	} else {
+		cr_expect(code == 125, "%s: exit %d, want 125; stderr: %s", f->inject, code, msg);
+		itest_json_get(record, "status", val, sizeof(val));
+		cr_expect(strcmp(val, "setup_failed") == 0, "%s: status '%s'", f->inject, val);
+		itest_json_get(record, "setup_error.stage", val, sizeof(val));
+		cr_expect(strcmp(val, f->stage) == 0, "%s: stage '%s', want '%s'", f->inject, val,
+			  f->stage);
+		cr_expect(strncmp(msg, "nsbox: ", 7) == 0, "%s: message '%s'", f->inject, msg);
+		cr_expect(strstr(msg, f->words) != NULL, "%s: message '%s' lacks '%s'", f->inject,
+			  msg, f->words);
+		cr_expect(access(marker, F_OK) != 0, "%s: the payload ran", f->inject);
+	}
+	cr_expect(strcmp(before, after) == 0, "%s: the host's mounts changed", f->inject);
+	pid_t pids[4];
+	cr_expect(itest_find_procs(dir, pids, 4) == 0, "%s: a process survived", f->inject);
+
+	free(before);
+	free(after);
+	free(record);
+	free(msg);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect(system(cmd) == 0);
+}
+
+ParameterizedTestParameters(faults, inject)
+{
+	static struct fault cases[] = {
+		{"clone3:error=EPERM", "userns", "user namespace"},
+		{"clone3:error=ENOSYS", "", ""},
+		{"fsopen:error=EPERM", "mount", "tmpfs"},
+		{"open_tree:error=EPERM", "mount", "bind"},
+		{"move_mount:error=EPERM", "mount", "attach"},
+		{"mount_setattr:error=EPERM", "mount", "read-only"},
+		{"pivot_root:error=EPERM", "pivot_root", "new root"},
+		{"socket:error=EPERM", "net", "loopback"},
+		{"capset:error=EPERM", "caps", "capabilit"},
+		{"seccomp:error=EPERM", "seccomp", "seccomp"},
+		{"sethostname:error=EPERM", "hostname", "hostname"},
+		/* the second fsopen (procfs), the third move_mount */
+		{"fsopen:error=ENOMEM:when=2", "mount", "proc"},
+		{"move_mount:error=EPERM:when=3", "mount", "attach"},
+	};
+	return cr_make_param_array(struct fault, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct fault *f, faults, inject, .timeout = 60)
+{
+	run_fault(f);
+}
