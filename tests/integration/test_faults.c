@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +29,27 @@ struct fault {
 	char inject[64]; /* strace --inject value */
 	char stage[24];	 /* setup_error.stage; "" when the run must succeed */
 	char words[48];	 /* a word the message must contain */
+	bool cgroup;	 /* run with a cgroup under CGROUP_PARENT (--require-cgroup) */
 };
+
+/* A cgroup v2 tree this host has (hybrid: no controllers, but a cgroup). */
+#define CGROUP_PARENT "/sys/fs/cgroup/unified"
+
+/* The nsbox-* cgroups under CGROUP_PARENT, as one sorted text. */
+static char *cgroups(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	FILE *p = popen("ls -d " CGROUP_PARENT "/nsbox-* 2>/dev/null | sort", "r");
+	int ch;
+	cr_assert(m && p);
+	while ((ch = getc(p)) != EOF)
+		putc(ch, m);
+	pclose(p);
+	fclose(m);
+	return out;
+}
 
 static char *slurp_or_empty(const char *path)
 {
@@ -38,6 +61,28 @@ static char *slurp_or_empty(const char *path)
 static char *mounts(void)
 {
 	return slurp_or_empty("/proc/self/mountinfo");
+}
+
+/*
+ * A cgroup in after but not in before whose creator (nsbox-PID-...) is gone:
+ * left behind by the run.  Other nsbox runs on the host (their creators
+ * alive) are not ours to judge.  Returns a static copy, or NULL.
+ */
+static const char *leaked_cgroup(const char *before, const char *after)
+{
+	static char line[512];
+	for (const char *p = after; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+		const char *base = strrchr(line, '/');
+		long pid = base ? strtol(base + 1 + strlen("nsbox-"), NULL, 10) : 0;
+		if (!line[0] || strstr(before, line) || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+			return line;
+	}
+	return NULL;
 }
 
 static void run_fault(const struct fault *f)
@@ -57,18 +102,26 @@ static void run_fault(const struct fault *f)
 	snprintf(err, sizeof(err), "%s/err.txt", dir);
 	cr_assert(mkdir(rw, 0755) == 0);
 
-	char *before = mounts();
+	if (f->cgroup && access(CGROUP_PARENT "/cgroup.procs", W_OK) != 0)
+		cr_skip_test("no writable cgroup v2 tree at " CGROUP_PARENT);
+	/* The before/after comparisons see the whole host: one case at a time
+	 * even when Criterion runs workers in parallel. */
+	int lock = open("/tmp/nsbox-itest-faults.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	cr_assert(lock >= 0 && flock(lock, LOCK_EX) == 0);
+	char *before = mounts(), *cg_before = cgroups();
 	/* The payload's command line carries the temp dir name, which makes
 	 * it findable by the survivor check below. */
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && strace -f -qq -o /dev/null --inject=%s %s --no-project --rw %s "
+		 "cd %s && strace -f -qq -o /dev/null --inject=%s %s --no-project --rw %s %s "
 		 "--result-fd 3 -- /bin/sh -c 'touch %s; exit 0' 3>%s 2>%s",
-		 dir, f->inject, nsbox, rw, marker, rec, err);
+		 dir, f->inject, nsbox, rw,
+		 f->cgroup ? "--cgroup-parent " CGROUP_PARENT " --require-cgroup" : "", marker, rec,
+		 err);
 	int st = system(cmd);
 	bool exited = WIFEXITED(st);
 	cr_assert(exited, "%s: nsbox did not exit", f->inject);
 	int code = WEXITSTATUS(st);
-	char *after = mounts();
+	char *after = mounts(), *cg_after = cgroups();
 	char *record = slurp_or_empty(rec), *msg = slurp_or_empty(err);
 	char val[256];
 
@@ -89,11 +142,16 @@ static void run_fault(const struct fault *f)
 		cr_expect(access(marker, F_OK) != 0, "%s: the payload ran", f->inject);
 	}
 	cr_expect(strcmp(before, after) == 0, "%s: the host's mounts changed", f->inject);
+	const char *left = leaked_cgroup(cg_before, cg_after);
+	cr_expect(left == NULL, "%s: cgroup '%s' was left behind", f->inject, left);
 	pid_t pids[4];
 	cr_expect(itest_find_procs(dir, pids, 4) == 0, "%s: a process survived", f->inject);
+	close(lock);
 
 	free(before);
 	free(after);
+	free(cg_before);
+	free(cg_after);
 	free(record);
 	free(msg);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
@@ -117,6 +175,12 @@ ParameterizedTestParameters(faults, inject)
 		/* the second fsopen (procfs), the third move_mount */
 		{"fsopen:error=ENOMEM:when=2", "mount", "proc"},
 		{"move_mount:error=EPERM:when=3", "mount", "attach"},
+		/* cgroup creation: the run's cgroup (first mkdirat), its
+		 * sandbox leaf (second); a later failure must remove both */
+		{"mkdirat:error=EACCES:when=1", "cgroup", "create cgroup", true},
+		{"mkdirat:error=EACCES:when=2", "cgroup", "create cgroup", true},
+		{"clone3:error=EPERM", "userns", "user namespace", true},
+		{"pivot_root:error=EPERM", "pivot_root", "new root", true},
 	};
 	return cr_make_param_array(struct fault, cases, sizeof(cases) / sizeof(cases[0]));
 }
