@@ -26,11 +26,30 @@
 #include "harness.h"
 
 struct fault {
-	char inject[64]; /* strace --inject value */
+	char inject[64]; /* strace --inject value, or "open:SUFFIX" for the shim */
 	char stage[24];	 /* setup_error.stage; "" when the run must succeed */
 	char words[48];	 /* a word the message must contain */
 	bool cgroup;	 /* run with a cgroup under CGROUP_PARENT (--require-cgroup) */
 };
+
+/*
+ * The writes to /proc/PID/{setgroups,uid_map,gid_map} go through open(3)
+ * with a pid strace cannot know in advance: an LD_PRELOAD shim, built here,
+ * fails open() of any path ending in $NSB_FAULT_OPEN with EPERM.
+ */
+static const char shim_src[] =
+	"#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <errno.h>\n#include <fcntl.h>\n"
+	"#include <stdarg.h>\n#include <stdlib.h>\n#include <string.h>\n"
+	"int open(const char *path, int flags, ...)\n{\n"
+	"\tstatic int (*real)(const char *, int, ...);\n"
+	"\tconst char *suf = getenv(\"NSB_FAULT_OPEN\");\n"
+	"\tsize_t n = strlen(path), m = suf ? strlen(suf) : 0;\n\tmode_t mode = 0;\n"
+	"\tif (flags & (O_CREAT | O_TMPFILE)) {\n\t\tva_list ap;\n\t\tva_start(ap, flags);\n"
+	"\t\tmode = va_arg(ap, mode_t);\n\t\tva_end(ap);\n\t}\n"
+	"\tif (m && n >= m && strcmp(path + n - m, suf) == 0) {\n"
+	"\t\terrno = EPERM;\n\t\treturn -1;\n\t}\n"
+	"\tif (!real)\n\t\treal = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, \"open\");\n"
+	"\treturn real(path, flags, mode);\n}\n";
 
 /* A cgroup v2 tree this host has (hybrid: no controllers, but a cgroup). */
 #define CGROUP_PARENT "/sys/fs/cgroup/unified"
@@ -111,10 +130,25 @@ static void run_fault(const struct fault *f)
 	char *before = mounts(), *cg_before = cgroups();
 	/* The payload's command line carries the temp dir name, which makes
 	 * it findable by the survivor check below. */
+	char how[256];
+	if (strncmp(f->inject, "open:", 5) == 0) {
+		char src[96];
+		snprintf(src, sizeof(src), "%s/shim.c", dir);
+		FILE *sf = fopen(src, "we");
+		cr_assert(sf != NULL);
+		fputs(shim_src, sf);
+		fclose(sf);
+		snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -o %s/shim.so %s -ldl", dir, src);
+		cr_assert(system(cmd) == 0, "cannot build the open() shim");
+		snprintf(how, sizeof(how), "env LD_PRELOAD=%s/shim.so NSB_FAULT_OPEN=%s", dir,
+			 f->inject + 5);
+	} else {
+		snprintf(how, sizeof(how), "strace -f -qq -o /dev/null --inject=%s", f->inject);
+	}
 	snprintf(cmd, sizeof(cmd),
-		 "cd %s && strace -f -qq -o /dev/null --inject=%s %s --no-project --rw %s %s "
+		 "cd %s && %s %s --no-project --rw %s %s "
 		 "--result-fd 3 -- /bin/sh -c 'touch %s; exit 0' 3>%s 2>%s",
-		 dir, f->inject, nsbox, rw,
+		 dir, how, nsbox, rw,
 		 f->cgroup ? "--cgroup-parent " CGROUP_PARENT " --require-cgroup" : "", marker, rec,
 		 err);
 	int st = system(cmd);
@@ -172,6 +206,9 @@ ParameterizedTestParameters(faults, inject)
 		{"capset:error=EPERM", "caps", "capabilit"},
 		{"seccomp:error=EPERM", "seccomp", "seccomp"},
 		{"sethostname:error=EPERM", "hostname", "hostname"},
+		{"open:/setgroups", "userns", "setgroups"},
+		{"open:/uid_map", "userns", "uid_map"},
+		{"open:/gid_map", "userns", "gid_map"},
 		/* the second fsopen (procfs), the third move_mount */
 		{"fsopen:error=ENOMEM:when=2", "mount", "proc"},
 		{"move_mount:error=EPERM:when=3", "mount", "attach"},
