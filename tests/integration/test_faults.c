@@ -140,10 +140,17 @@ static void run_fault(const struct fault *f)
 		fclose(sf);
 		snprintf(cmd, sizeof(cmd), "cc -shared -fPIC -o %s/shim.so %s -ldl", dir, src);
 		cr_assert(system(cmd) == 0, "cannot build the open() shim");
-		snprintf(how, sizeof(how), "env LD_PRELOAD=%s/shim.so NSB_FAULT_OPEN=%s", dir,
-			 f->inject + 5);
+		/* under make asan the ASan runtime must let the shim load first */
+		snprintf(how, sizeof(how),
+			 "env LD_PRELOAD=%s/shim.so NSB_FAULT_OPEN=%s "
+			 "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:verify_asan_link_order=0\"",
+			 dir, f->inject + 5);
 	} else {
-		snprintf(how, sizeof(how), "strace -f -qq -o /dev/null --inject=%s", f->inject);
+		/* LeakSanitizer cannot run under ptrace (make asan runs this too) */
+		snprintf(how, sizeof(how),
+			 "env ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" "
+			 "strace -f -qq -o /dev/null --inject=%s",
+			 f->inject);
 	}
 	snprintf(cmd, sizeof(cmd),
 		 "cd %s && %s %s --no-project --rw %s %s "
