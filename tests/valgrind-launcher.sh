@@ -63,5 +63,6 @@ expect 125 not-found --result-fd 3 -- nsbox-no-such-command
 has_record not-found setup_failed
 expect 125 capture --result-fd 3 --capture --max-output 1K -- /bin/echo hi
 has_record capture setup_failed
+# --seccomp-export writes the filter, then runs the command: setup_failed here too
 expect 125 export --seccomp-export "$work/default.bpf" -- /bin/true
 exit "$fail"
