@@ -357,7 +357,8 @@ static int kill_at(int dfd)
 		r = read_text_at(dfd, "cgroup.procs", PROC_FILE_MAX, &procs);
 		if (r < 0)
 			return r;
-		if (!procs[0])
+		/* read_text_at fills procs whenever it returns >= 0 */
+		if (!procs[0]) // NOLINT(clang-analyzer-core.NullDereference)
 			return 0;
 		for (char *p = procs; *p;) {
 			long pid = strtol(p, &p, 10);

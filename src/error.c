@@ -5,8 +5,8 @@
 
 #include "error.h"
 
-static int error_vset(struct nsb_error *e, int err, const char *stage, int with_errno,
-		      const char *fmt, va_list ap)
+static _printf_(5, 0) int error_vset(struct nsb_error *e, int err, const char *stage,
+				     int with_errno, const char *fmt, va_list ap)
 {
 	if (err < 0)
 		err = -err;

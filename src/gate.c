@@ -520,15 +520,41 @@ static int try_path(struct nsb_gate_ctx *c, int idx, const char *s)
 	return looks_like_path(c, s) && judge_path(c, idx, s);
 }
 
+/* Refuse an argument that packs more paths than the gate judges in one. */
+static int refuse_too_many(struct nsb_gate_ctx *c, int idx)
+{
+	nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, idx);
+	nsb_gate_text(c->v->reason, "argument %d holds more than %d paths", idx, MAX_COLON_PATHS);
+	nsb_gate_text(c->v->hint, "pass the paths as separate arguments, inside the "
+				  "project or an --ro/--rw directory");
+	return 1;
+}
+
+/* One hex digit's value, or -1.  (sscanf's %x would also skip blanks and
+ * take a sign, decoding "% 2f" that no URL parser decodes.) */
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
+		return (ch | 0x20) - 'a' + 10;
+	return -1;
+}
+
 /*
  * file: URLs name local files (curl file:///etc/passwd reads one): judge
- * the percent-decoded path of every file: URL in the argument.
+ * the percent-decoded path of every file: URL in the argument.  Capped like
+ * ':' lists: each URL may cost MAX_STEPS_PER_PATH lookups, and the gate's
+ * work must stay bounded per argument.
  */
 static int check_file_urls(struct nsb_gate_ctx *c, int idx, const char *a)
 {
 	char buf[PATH_MAX];
+	int urls = 0;
 	for (const char *u = strcasestr(a, "file:"); u; u = strcasestr(u + 5, "file:")) {
 		const char *p = u + 5;
+		if (++urls > MAX_COLON_PATHS)
+			return refuse_too_many(c, idx);
 		if (p[0] == '/' && p[1] == '/') {
 			/* file://HOST/path: only an empty host or localhost is local */
 			const char *host = p + 2, *slash = strchrnul(host, '/');
@@ -539,8 +565,9 @@ static int check_file_urls(struct nsb_gate_ctx *c, int idx, const char *a)
 		}
 		size_t len = 0;
 		for (; *p && *p != '?' && *p != '#' && len + 1 < sizeof(buf); p++) {
-			unsigned hi, lo;
-			if (p[0] == '%' && sscanf(p + 1, "%1x%1x", &hi, &lo) == 2) {
+			int hi = p[0] == '%' ? hexval(p[1]) : -1;
+			int lo = hi >= 0 ? hexval(p[2]) : -1;
+			if (lo >= 0) {
 				buf[len++] = (char)(hi << 4 | lo);
 				p += 2;
 			} else {
@@ -567,15 +594,8 @@ static int check_colon_paths(struct nsb_gate_ctx *c, int idx, const char *a)
 		const char *seg = s + 1, *end = strchrnul(seg, ':');
 		if (!((seg[0] == '/' && seg[1] != '/') || (seg[0] == '~' && seg[1] == '/')))
 			continue;
-		if (++n > MAX_COLON_PATHS) {
-			nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, idx);
-			nsb_gate_text(c->v->reason, "argument %d holds more than %d paths", idx,
-				      MAX_COLON_PATHS);
-			nsb_gate_text(c->v->hint,
-				      "pass the paths as separate arguments, inside the "
-				      "project or an --ro/--rw directory");
-			return 1;
-		}
+		if (++n > MAX_COLON_PATHS)
+			return refuse_too_many(c, idx);
 		size_t len = (size_t)(end - seg);
 		if (len >= sizeof(buf))
 			continue; /* the kernel refuses a path this long */

@@ -266,7 +266,8 @@ static int write_escaped(struct nsb_json *j, const char *str, size_t len)
 			out = "\\t";
 			break;
 		default: /* the other controls, NUL and DEL */
-			memcpy(esc, "\\u00", 4);
+			/* esc is a 6-byte escape, not a C string */
+			memcpy(esc, "\\u00", 4); // NOLINT(bugprone-not-null-terminated-result)
 			esc[4] = hex[c >> 4];
 			esc[5] = hex[c & 0xf];
 			n = 6;

@@ -324,7 +324,7 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 		{"ptmx", "pts/ptmx"},
 	};
 	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
-	_cleanup_close_ int dev = -1, devdir = -1, pts = -1, shm = -1;
+	_cleanup_close_ int dev = -1, pts = -1, shm = -1;
 	int r;
 
 	dev = new_tmpfs(64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
@@ -380,10 +380,12 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 	case NSB_OP_SYSLINK:
 		if (pr->is_link) {
 			_cleanup_close_ int parent = -1;
-			const char *name;
+			const char *name = NULL;
 			int r = make_dest(c->root_fd, op->dest, false, &parent, &name, e);
 			if (r < 0)
 				return r;
+			/* make_dest sets name whenever it returns >= 0 */
+			// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
 			if (symlinkat(pr->link, parent, name) < 0)
 				return mount_err(e, nsb_negerrno(), "create link", op->dest);
 			return 0;

@@ -311,7 +311,7 @@ static int parse_value(struct parser *ps, const struct nsb_origin *line, const s
 		const char *bar = strchr(s, '|');
 		size_t len = bar ? (size_t)(bar - s) : strlen(s);
 		struct nsb_origin o = {line->file, line->line, t->col + (unsigned)(s - t->s)};
-		uint64_t term;
+		uint64_t term = 0;
 		int r = parse_term(ps, &o, s, len, &term);
 		if (r < 0)
 			return r;
@@ -539,8 +539,8 @@ static int do_group_members(struct parser *ps, const struct nsb_origin *line, st
 	for (size_t i = 0; i < n; i++) {
 		struct nsb_origin o = at(line, &t[i]);
 		int one;
-		const int *nrs;
-		size_t n_nrs;
+		const int *nrs = NULL;
+		size_t n_nrs = 0;
 		if (strcmp(t[i].s, g->name) == 0)
 			return perr(ps, &o, "group '%s' cannot contain itself", g->name);
 		int r = resolve_target(ps, &o, t[i].s, &one, &nrs, &n_nrs);
@@ -687,9 +687,9 @@ static int do_rule(struct parser *ps, const struct nsb_origin *line, struct toke
 {
 	struct nsb_origin o = at(line, &t[0]);
 	struct nsb_rule tmpl = {0};
-	int one;
-	const int *nrs;
-	size_t n_nrs;
+	int one = -1;
+	const int *nrs = NULL;
+	size_t n_nrs = 0;
 
 	int r = resolve_target(ps, &o, t[0].s, &one, &nrs, &n_nrs);
 	if (r < 0)
@@ -710,7 +710,7 @@ static int do_rule(struct parser *ps, const struct nsb_origin *line, struct toke
 				io.col += (unsigned)strlen(t[i - 1].s) + 1;
 				return perr(ps, &io, "missing condition after '%s'", t[i - 1].s);
 			}
-			struct nsb_cond c;
+			struct nsb_cond c = {0};
 			int k = parse_cond(ps, line, t, n, i, &c);
 			if (k < 0)
 				return k;

@@ -309,7 +309,7 @@ static void put_captured(struct nsb_json *j, const char *name, const char *data,
 	put_bool(j, flag, j->replaced_invalid_utf8);
 }
 
-int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
+static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 {
 	_cleanup_(nsb_json_free) struct nsb_json j;
 
@@ -386,6 +386,48 @@ int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);
+}
+
+/* Cut len back so data[0..len) does not end inside a UTF-8 sequence. */
+static size_t utf8_floor(const char *data, size_t len)
+{
+	size_t k = len;
+	while (k > 0 && len - k < 4 && ((unsigned char)data[k - 1] & 0xc0) == 0x80)
+		k--;
+	if (k == 0 || ((unsigned char)data[k - 1] & 0xc0) != 0xc0)
+		return len; /* no lead byte: nothing of ours to cut (or not UTF-8) */
+	unsigned char lead = (unsigned char)data[k - 1];
+	size_t want = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : 1;
+	return len - k == want ? len : k - 1; /* complete, or cut before the lead */
+}
+
+/*
+ * The record must always be written.  Captured output is bounded in raw
+ * bytes (--max-output <= 64 MiB per stream), but escaping can grow it up to
+ * six times (\u00XX) past the writer's NSB_JSON_MAX_LEN: then halve the
+ * longer captured stream (at a character boundary) until the record fits,
+ * and say so in its *_truncated flags.
+ */
+int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
+{
+	struct nsb_result cut = *r;
+
+	for (;;) {
+		int e = build_json(&cut, ret, ret_len);
+		if (e != -E2BIG || !cut.captured || (cut.stdout_len == 0 && cut.stderr_len == 0))
+			return e;
+		/* an eighth at a time: at most ~14 rounds from 6x over, and
+		 * the record keeps most of what fits */
+		if (cut.stdout_len >= cut.stderr_len) {
+			cut.stdout_len = utf8_floor(cut.stdout_data,
+						    cut.stdout_len - cut.stdout_len / 8 - 1);
+			cut.stdout_truncated = true;
+		} else {
+			cut.stderr_len = utf8_floor(cut.stderr_data,
+						    cut.stderr_len - cut.stderr_len / 8 - 1);
+			cut.stderr_truncated = true;
+		}
+	}
 }
 
 int nsb_result_write(int fd, const struct nsb_result *r)

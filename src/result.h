@@ -15,8 +15,8 @@
 #define NSB_RECORD_SCHEMA 1
 
 /* Sentinels for exit_code (DESIGN section 5). */
-#define NSB_EXIT_CODE_DENIED	-100
-#define NSB_EXIT_CODE_TIMED_OUT -101
+#define NSB_EXIT_CODE_DENIED	(-100)
+#define NSB_EXIT_CODE_TIMED_OUT (-101)
 
 enum nsb_status {
 	NSB_STATUS_EXITED,

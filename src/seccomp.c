@@ -137,7 +137,7 @@ static int file_opener(const char *name, const char *from, void *userdata, FILE 
 	_cleanup_free_ char *real = realpath(buf, NULL);
 	if (!real)
 		return nsb_error_set(e, errno, STAGE, "'%s'", buf);
-	FILE *f;
+	FILE *f = NULL;
 	int r = open_profile(real, &f, e);
 	if (r < 0)
 		return r;
@@ -254,7 +254,9 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 	 * answers, so libcs and probes fall back or report instead of dying.
 	 * A profile can ask for more with `badarch kill`.
 	 */
+	/* p is never NULL: nsb_profile_load fills it whenever it returns >= 0 */
 	struct nsb_action badarch =
+		// NOLINTNEXTLINE(clang-analyzer-core.NullDereference)
 		p->has_badarch ? p->badarch_action : (struct nsb_action){NSB_ACTION_ERRNO, ENOSYS};
 	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx =
 		seccomp_init(scmp_action(&p->default_action));

@@ -9,18 +9,22 @@
 int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret)
 {
 	uint64_t v = 0;
+	bool overflow = false;
 
 	if (!s || !*s)
 		return -EINVAL;
+	/* Scan the whole string first: a malformed value is -EINVAL even when
+	 * its digits alone would already overflow. */
 	for (const char *p = s; *p; p++) {
 		if (*p < '0' || *p > '9')
 			return -EINVAL;
 		unsigned d = (unsigned)(*p - '0');
 		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
+			overflow = true;
+		else
+			v = v * 10 + d;
 	}
-	if (v > max)
+	if (overflow || v > max)
 		return -ERANGE;
 	*ret = v;
 	return 0;
@@ -31,13 +35,16 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
 	uint64_t whole = 0, frac = 0;
 	const char *p = s;
 	int digits = 0;
+	bool overflow = false;
 
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
+	/* Overflow is reported only once the syntax is known good. */
 	for (; *p >= '0' && *p <= '9'; p++) {
-		whole = whole * 10 + (uint64_t)(*p - '0');
-		if (whole > UINT64_MAX / 10000)
-			return -ERANGE;
+		if (whole > UINT64_MAX / 1000)
+			overflow = true;
+		else
+			whole = whole * 10 + (uint64_t)(*p - '0');
 	}
 	if (*p == '.') {
 		p++;
@@ -53,7 +60,7 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
 	}
 	if (*p)
 		return -EINVAL;
-	if (whole * 1000 + frac > max_milli)
+	if (overflow || whole > (UINT64_MAX - frac) / 1000 || whole * 1000 + frac > max_milli)
 		return -ERANGE;
 	*ret = whole * 1000 + frac;
 	return 0;
@@ -63,14 +70,17 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 {
 	uint64_t v = 0, mult = 1;
 	const char *p = s;
+	bool overflow = false;
 
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
+	/* Overflow is reported only once the suffix is known good. */
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned d = (unsigned)(*p - '0');
 		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
+			overflow = true;
+		else
+			v = v * 10 + d;
 	}
 	switch (*p) {
 	case 'k':
@@ -103,7 +113,7 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 		p++;
 	if (*p)
 		return -EINVAL;
-	if (v > UINT64_MAX / mult)
+	if (overflow || v > UINT64_MAX / mult)
 		return -ERANGE;
 	v *= mult;
 	if (v > max)

@@ -639,6 +639,9 @@ static const struct gcase cases[] = {
 	NO("host_colon_path", A("rsync", "host:/etc/passwd", "out"), OUT, 1),
 	NO("colon_home", A("python3", "script.py", "x:~/.ssh/id_rsa"), OUT, 2),
 	NO("too_many_colon_paths", A("python3", "script.py", "@COLONS"), OUT, 2),
+	/* found by fuzz_gate: file: URLs were not capped, so one argument could
+	 * cost the gate an unbounded number of filesystem lookups */
+	NO("too_many_file_urls", A("cat", "@FILEURLS"), OUT, 1, P_META),
 	NO("interp_script_outside", A("python3", "/etc/x.py"), OUT, 1),
 
 	/* path.symlink_escape */
@@ -678,6 +681,12 @@ static const char *expand(const char *a, char *buf, size_t size)
 	} else if (strcmp(a, "@COLONS") == 0) {
 		for (int i = 0; i < 17; i++)
 			n += (size_t)snprintf(buf + n, size - n, "%s:/tmp/x%d", i ? "" : "x", i);
+	} else if (strcmp(a, "@FILEURLS") == 0) {
+		/* an option (so the whole argument is not a path) packing 40
+		 * file: URLs, each with a missing tail */
+		n = (size_t)snprintf(buf, size, "--urls");
+		for (int i = 0; i < 40; i++)
+			n += (size_t)snprintf(buf + n, size - n, ",file:input/n/%d#", i);
 	} else if (strcmp(a, "@DEEP") == 0) {
 		n = (size_t)snprintf(buf, size, "out");
 		for (int i = 0; i < 40; i++)

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "json_check.h"
 #include "macro.h"
 #include "result.h"
@@ -590,4 +591,43 @@ Test(result, write_to_dev_full_is_enospc)
 	nsb_result_init(&r);
 	cr_expect(eq(int, nsb_result_write(fd, &r), -ENOSPC));
 	close(fd);
+}
+
+/*
+ * Found by the bounds tests: --capture --max-output 64M is allowed, but 64 MiB
+ * of output escapes to more than the writer's 64 MiB limit (up to six times
+ * for control bytes), so the record failed with E2BIG and was never written.
+ * The captured text is now cut (at a character boundary) until the record
+ * fits, and the record says it was truncated.
+ */
+Test(result, capture_at_the_cap_still_fits, .timeout = 120)
+{
+	struct nsb_result r;
+	size_t n = 24u << 20; /* 24 MiB of \x01: 144 MiB escaped */
+	char *out = malloc(n), *err = malloc(8);
+	cr_assert(out && err);
+	memset(out, '\x01', n);
+	memcpy(out + n - 2, "\xc3\xa9", 2); /* a character the cut must not split */
+	memcpy(err, "warning\n", 8);
+
+	nsb_result_init(&r);
+	r.status = NSB_STATUS_EXITED;
+	r.captured = true;
+	r.stdout_data = out;
+	r.stdout_len = n;
+	r.stderr_data = err;
+	r.stderr_len = 8;
+
+	char *json = NULL;
+	size_t len = 0;
+	cr_assert(eq(int, nsb_result_to_json(&r, &json, &len), 0));
+	cr_expect(len <= NSB_JSON_MAX_LEN);
+	cr_expect(json_check(json, len), "the record is not valid JSON");
+	cr_expect(strstr(json, "\"stdout_truncated\":true") != NULL);
+	cr_expect(strstr(json, "\"truncated\":true") != NULL);
+	cr_expect(strstr(json, "\"stderr\":\"warning\\n\"") != NULL, "stderr was cut too");
+	cr_expect(strstr(json, "\"stdout_invalid_utf8\":false") != NULL);
+	free(json);
+	free(out);
+	free(err);
 }

@@ -423,3 +423,40 @@ Test(util, snprintf_zero_size_is_enametoolong)
 	cr_expect(eq(int, nsb_snprintf(buf, 0, "%s", "a"), -ENAMETOOLONG));
 	cr_expect(eq(chr, buf[0], 'x'));
 }
+
+/*
+ * Found by fuzz_size: a value whose digits overflow but whose suffix is
+ * malformed was reported as out of range.  The syntax is judged first, so
+ * "--memory 99999999999999999999x" says "invalid", like "--memory 1x".
+ */
+Test(util, malformed_wins_over_overflow)
+{
+	uint64_t v = 7;
+
+	cr_expect(eq(int, nsb_parse_size("99999999999999999999x", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_size("99999999999999999999MiBB", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_size("99999999999999999999M", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_uint("99999999999999999999x", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_uint("99999999999999999999", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_milli("99999999999999999999.1234", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_milli("99999999999999999999x", UINT64_MAX, &v), -EINVAL));
+	cr_expect(eq(int, nsb_parse_milli("99999999999999999999.5", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_milli("18446744073709551.616", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(int, nsb_parse_milli("18446744073709552", UINT64_MAX, &v), -ERANGE));
+	cr_expect(eq(u64, v, 7));
+}
+
+/*
+ * Found by fuzz_size: nsb_parse_milli refused every whole part above
+ * UINT64_MAX / 10000 although the result fits up to UINT64_MAX / 1000.
+ * (No option allows values that large, so only the API was wrong.)
+ */
+Test(util, parse_milli_reaches_uint64_max)
+{
+	uint64_t v = 7;
+
+	cr_assert(eq(int, nsb_parse_milli("1844674440737055", UINT64_MAX, &v), 0));
+	cr_expect(eq(u64, v, 1844674440737055000ull));
+	cr_assert(eq(int, nsb_parse_milli("18446744073709551.615", UINT64_MAX, &v), 0));
+	cr_expect(eq(u64, v, UINT64_MAX));
+}

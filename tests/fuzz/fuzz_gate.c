@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The front gate on arbitrary command lines against an in-memory filesystem
+ * (directories, files, symlink chains, loops, dangling links, links out of
+ * the roots).  The first input byte picks the policy switches and the
+ * working directory; the rest, split on NUL, is the argv.
+ *
+ * Invariants: the gate answers (0) for every well-formed input; an allowed
+ * verdict names no rule and no argument; a refusal names a known rule, an
+ * argument inside argv, that argument as its token (truncated to the buffer),
+ * and a reason; every string in the verdict is terminated; the gate is
+ * deterministic; the filesystem is asked a bounded number of questions.
+ */
+#include <errno.h>
+#include <linux/limits.h>
+
+#include "fuzz.h"
+#include "gate.h"
+
+struct fent {
+	const char *path;
+	int kind;
+	const char *target;
+};
+
+#define PROJ "/home/u/proj"
+static const struct fent fake[] = {
+	{"/", NSB_FS_DIR, NULL},
+	{"/home", NSB_FS_DIR, NULL},
+	{"/home/u", NSB_FS_DIR, NULL},
+	{"/home/u/.ssh", NSB_FS_DIR, NULL},
+	{"/home/u/.ssh/id_rsa", NSB_FS_FILE, NULL},
+	{PROJ, NSB_FS_DIR, NULL},
+	{PROJ "/script.py", NSB_FS_FILE, NULL},
+	{PROJ "/input", NSB_FS_DIR, NULL},
+	{PROJ "/input/data.txt", NSB_FS_FILE, NULL},
+	{PROJ "/out", NSB_FS_DIR, NULL},
+	{PROJ "/zap", NSB_FS_SYMLINK, "/usr/bin/rm"},
+	{PROJ "/etc-link", NSB_FS_SYMLINK, "/etc"},
+	{PROJ "/chain1", NSB_FS_SYMLINK, "chain2"},
+	{PROJ "/chain2", NSB_FS_SYMLINK, "./input/data.txt"},
+	{PROJ "/loop1", NSB_FS_SYMLINK, "loop2"},
+	{PROJ "/loop2", NSB_FS_SYMLINK, "loop1"},
+	{PROJ "/dangling", NSB_FS_SYMLINK, "/nonexistent/x"},
+	{PROJ "/up", NSB_FS_SYMLINK, ".."},
+	{PROJ "/fifo", NSB_FS_OTHER, NULL},
+	{"/etc", NSB_FS_DIR, NULL},
+	{"/etc/passwd", NSB_FS_FILE, NULL},
+	{"/etc/shadow", NSB_FS_FILE, NULL},
+	{"/bin", NSB_FS_SYMLINK, "usr/bin"},
+	{"/usr", NSB_FS_DIR, NULL},
+	{"/usr/bin", NSB_FS_DIR, NULL},
+	{"/usr/sbin", NSB_FS_DIR, NULL},
+	{"/usr/bin/python3.11", NSB_FS_FILE, NULL},
+	{"/usr/bin/python3", NSB_FS_SYMLINK, "python3.11"},
+	{"/usr/bin/rm", NSB_FS_FILE, NULL},
+	{"/usr/bin/del", NSB_FS_SYMLINK, "rm"},
+	{"/usr/bin/env", NSB_FS_FILE, NULL},
+	{"/usr/bin/cat", NSB_FS_FILE, NULL},
+	{"/usr/bin/busybox", NSB_FS_FILE, NULL},
+	{"/usr/bin/ash", NSB_FS_SYMLINK, "busybox"},
+	{"/usr/bin/dash", NSB_FS_FILE, NULL},
+	{"/usr/bin/sh", NSB_FS_SYMLINK, "dash"},
+	{"/usr/bin/bash", NSB_FS_FILE, NULL},
+	{"/usr/bin/xargs", NSB_FS_FILE, NULL},
+	{"/usr/bin/timeout", NSB_FS_FILE, NULL},
+	{"/usr/bin/curl", NSB_FS_FILE, NULL},
+	{"/usr/sbin/mkfs.ext4", NSB_FS_FILE, NULL},
+	{"/tmp", NSB_FS_DIR, NULL},
+	{"/data", NSB_FS_DIR, NULL},
+	{"/data/shared", NSB_FS_DIR, NULL},
+	{"/data/shared/f.csv", NSB_FS_FILE, NULL},
+	{"/srv", NSB_FS_DIR, NULL},
+	{"/srv/scratch", NSB_FS_DIR, NULL},
+	{"/srv/scratch/esc", NSB_FS_SYMLINK, "/home/u/.ssh"},
+};
+
+static unsigned long lookups;
+
+static const struct fent *fake_find(const char *path)
+{
+	for (size_t i = 0; i < sizeof(fake) / sizeof(fake[0]); i++)
+		if (strcmp(fake[i].path, path) == 0)
+			return &fake[i];
+	return NULL;
+}
+
+/* realpath(3) over the table: components in order, links expanded in place. */
+static int fake_realpath(void *ud, const char *path, char *out, size_t outsz)
+{
+	char rest[2 * PATH_MAX], cur[PATH_MAX] = "/", tmp[2 * PATH_MAX];
+	int links = 0;
+
+	lookups++;
+	if (path[0] != '/' || strlen(path) >= PATH_MAX)
+		return path[0] != '/' ? -EINVAL : -ENAMETOOLONG;
+	snprintf(rest, sizeof(rest), "%s", path);
+	while (rest[0]) {
+		char *s = rest;
+		while (*s == '/')
+			s++;
+		if (!*s)
+			break;
+		char *e = strchrnul(s, '/');
+		char comp[NAME_MAX + 1];
+		size_t n = (size_t)(e - s);
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(comp, s, n);
+		comp[n] = '\0';
+		memmove(rest, e, strlen(e) + 1);
+
+		const struct fent *dir = fake_find(cur);
+		if (!dir || dir->kind != NSB_FS_DIR)
+			return -ENOTDIR;
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			char *slash = strrchr(cur, '/');
+			if (slash == cur)
+				cur[1] = '\0';
+			else
+				*slash = '\0';
+			continue;
+		}
+		char next[PATH_MAX + NAME_MAX + 2];
+		snprintf(next, sizeof(next), "%s%s%s", cur, strcmp(cur, "/") ? "/" : "", comp);
+		const struct fent *f = fake_find(next);
+		if (!f)
+			return -ENOENT;
+		if (f->kind == NSB_FS_SYMLINK) {
+			if (++links > 40)
+				return -ELOOP;
+			snprintf(tmp, sizeof(tmp), "%s%s", f->target, rest);
+			if (strlen(tmp) >= PATH_MAX)
+				return -ENAMETOOLONG;
+			snprintf(rest, sizeof(rest), "%s", tmp);
+			if (f->target[0] == '/')
+				strcpy(cur, "/");
+			continue;
+		}
+		if (strlen(next) >= sizeof(cur))
+			return -ENAMETOOLONG;
+		strcpy(cur, next);
+	}
+	if (strlen(cur) >= outsz)
+		return -ENAMETOOLONG;
+	strcpy(out, cur);
+	return 0;
+}
+
+static int fake_lstat_kind(void *ud, const char *path)
+{
+	char dir[PATH_MAX], real[PATH_MAX], full[2 * PATH_MAX];
+	size_t len = strlen(path);
+
+	lookups++;
+	if (path[0] != '/')
+		return -EINVAL;
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	const char *base = strrchr(path, '/') + 1;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+		int r = fake_realpath(ud, path, real, sizeof(real));
+		return r < 0 ? r : fake_find(real)->kind;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - path), path);
+	int r = fake_realpath(ud, dir, real, sizeof(real));
+	if (r < 0)
+		return r;
+	snprintf(full, sizeof(full), "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
+	const struct fent *f = fake_find(full);
+	return f ? f->kind : -ENOENT;
+}
+
+static int fake_which(void *ud, const char *name, char *out, size_t outsz)
+{
+	static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/sbin"};
+	char p[PATH_MAX];
+
+	if (strchr(name, '/') || strlen(name) > NAME_MAX)
+		return -ENOENT;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dirs[i], name);
+		if (fake_realpath(ud, p, out, outsz) == 0 && fake_find(out)->kind == NSB_FS_FILE)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static const struct nsb_gate_root roots[] = {
+	{PROJ, PROJ, false},
+	{"/data/shared", "/data/shared", false},
+	{PROJ "/out", PROJ "/out", true},
+	{"/work/out", "/srv/scratch", true},
+};
+
+static const char *const known_rules[] = {
+	NSB_RULE_EXEC_DENYLIST,	 NSB_RULE_EXEC_WRAPPER, NSB_RULE_INTERP_INLINE,
+	NSB_RULE_SHELL_METACHAR, NSB_RULE_PATH_OUTSIDE, NSB_RULE_PATH_SYMLINK_ESC,
+};
+
+static bool terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+static struct nsb_gate_policy pol;
+static bool pol_ready;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const cwds[] = {PROJ, PROJ "/input", "/", "/work/out"};
+	struct nsb_fs_ops ops = {
+		.realpath = fake_realpath,
+		.lstat_kind = fake_lstat_kind,
+		.which = fake_which,
+	};
+	char *buf, **argv;
+
+	if (size < 2)
+		return 0;
+	if (!pol_ready) {
+		if (nsb_gate_policy_init_default(&pol) < 0 ||
+		    nsb_gate_policy_deny_exec(&pol, "curl") < 0 ||
+		    nsb_gate_policy_deny_exec(&pol, "py*") < 0)
+			abort();
+		pol_ready = true;
+	}
+	uint8_t sw = data[0];
+	pol.allow_inline_code = sw & 1;
+	pol.allow_metachar = sw & 2;
+	if (sw & 4)
+		ops.which = NULL;
+
+	int argc = fuzz_split_argv(data + 1, size - 1, NULL, 0, 512, &buf, &argv);
+	if (argc < 1)
+		goto out;
+
+	char cmd_real[PATH_MAX];
+	struct nsb_gate_input in = {
+		.argv = argv,
+		.argc = argc,
+		.cwd = cwds[(sw >> 3) & 3],
+		.home = (sw & 32) ? NULL : "/home/u",
+		.roots = roots,
+		.n_roots = (sw & 64) ? 1 : sizeof(roots) / sizeof(roots[0]),
+		.fs = &ops,
+	};
+	if (fake_which(NULL, argv[0], cmd_real, sizeof(cmd_real)) == 0) {
+		in.cmd_path = argv[0];
+		in.cmd_real_base = strrchr(cmd_real, '/') + 1;
+	}
+
+	struct nsb_gate_verdict v, v2;
+	lookups = 0;
+	int r = nsb_gate_check(&pol, &in, &v);
+	FUZZ_ASSERT(r == 0);
+	/*
+	 * O(argc) lookups, never a walk: per argument at most 3 candidates
+	 * (itself, =value, -ovalue), 16 ':' paths and 16 file: URLs, each
+	 * costing at most 32 steps of 2 lookups (+ 2 for the command).
+	 */
+	FUZZ_ASSERT(lookups <= (3 + 16 + 16) * 66 * (unsigned long)argc + 64);
+	FUZZ_ASSERT(terminated(v.token, sizeof(v.token)));
+	FUZZ_ASSERT(terminated(v.resolved, sizeof(v.resolved)));
+	FUZZ_ASSERT(terminated(v.hint, sizeof(v.hint)));
+	FUZZ_ASSERT(terminated(v.reason, sizeof(v.reason)));
+	if (v.allowed) {
+		FUZZ_ASSERT(v.rule == NULL);
+		FUZZ_ASSERT(v.argv_index == -1);
+	} else {
+		bool known = false;
+		for (size_t i = 0; i < sizeof(known_rules) / sizeof(known_rules[0]); i++)
+			known |= v.rule && strcmp(v.rule, known_rules[i]) == 0;
+		FUZZ_ASSERT(known);
+		FUZZ_ASSERT(v.argv_index >= 0 && v.argv_index < argc);
+		const char *arg = argv[v.argv_index];
+		size_t n = strlen(v.token);
+		FUZZ_ASSERT(n == strlen(arg) || n == sizeof(v.token) - 1);
+		FUZZ_ASSERT(strncmp(v.token, arg, n) == 0);
+		FUZZ_ASSERT(v.reason[0] != '\0');
+		/* Nothing is refused under a switch that lifts its rule. */
+		if (pol.allow_inline_code)
+			FUZZ_ASSERT(strcmp(v.rule, NSB_RULE_INTERP_INLINE) != 0);
+		if (pol.allow_metachar)
+			FUZZ_ASSERT(strcmp(v.rule, NSB_RULE_SHELL_METACHAR) != 0);
+	}
+	/* Deterministic: the same question gets the same answer. */
+	FUZZ_ASSERT(nsb_gate_check(&pol, &in, &v2) == 0);
+	FUZZ_ASSERT(v2.allowed == v.allowed && v2.argv_index == v.argv_index);
+	FUZZ_ASSERT(strcmp(v2.token, v.token) == 0 && strcmp(v2.reason, v.reason) == 0);
+out:
+	free(argv);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The gate policy file parser on arbitrary text.  Invariants: an error has
+ * stage "policy" and a "name:line:col: " message; lists never exceed their
+ * limits; every allow-path is clean and absolute; and what the parser
+ * accepted prints as a policy that parses back (into an empty policy) to
+ * the same printout: nsb_policy_print and nsb_policy_parse round-trip.
+ */
+#include <errno.h>
+
+#include "fuzz.h"
+#include "policy.h"
+#include "util.h"
+
+static char *print(const struct nsb_gate_policy *p, size_t *ret_len)
+{
+	char *out = NULL;
+	FILE *f = open_memstream(&out, ret_len);
+	if (!f)
+		abort();
+	FUZZ_ASSERT(nsb_policy_print(f, p) == 0);
+	if (fclose(f) != 0)
+		abort();
+	return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct nsb_gate_policy p, q;
+	struct nsb_error e = {0};
+	char empty[1] = "";
+
+	if (nsb_gate_policy_init_default(&p) < 0)
+		abort();
+	FILE *f = size ? fmemopen((void *)(uintptr_t)data, size, "r") : fmemopen(empty, 1, "r");
+	if (!f)
+		abort();
+	int r = nsb_policy_parse(f, "fuzz.policy", &p, &e);
+	fclose(f);
+	if (r < 0) {
+		FUZZ_ASSERT(e.err > 0);
+		FUZZ_ASSERT(strcmp(e.stage, "policy") == 0);
+		FUZZ_ASSERT(memchr(e.message, '\0', sizeof(e.message)) != NULL);
+		FUZZ_ASSERT(strncmp(e.message, "fuzz.policy:", 12) == 0);
+		nsb_gate_policy_free(&p);
+		return 0;
+	}
+	FUZZ_ASSERT(p.n_deny_exec <= NSB_GATE_MAX_NAMES);
+	FUZZ_ASSERT(p.n_allow_exec <= NSB_GATE_MAX_NAMES);
+	FUZZ_ASSERT(p.n_allow_path <= NSB_GATE_MAX_PATHS);
+	for (size_t i = 0; i < p.n_allow_path; i++)
+		FUZZ_ASSERT(nsb_path_is_clean_abs(p.allow_path[i]));
+
+	size_t len1, len2;
+	char *out1 = print(&p, &len1);
+	nsb_gate_policy_init(&q);
+	f = fmemopen(out1, len1 ? len1 : 1, "r");
+	if (!f)
+		abort();
+	memset(&e, 0, sizeof(e));
+	r = nsb_policy_parse(f, "printed.policy", &q, &e);
+	fclose(f);
+	if (r < 0) {
+		fprintf(stderr, "printed policy does not parse: %s\n%s", e.message, out1);
+		abort();
+	}
+	char *out2 = print(&q, &len2);
+	if (len1 != len2 || memcmp(out1, out2, len1) != 0) {
+		fprintf(stderr, "round trip differs:\n%s\n----\n%s", out1, out2);
+		abort();
+	}
+	free(out1);
+	free(out2);
+	nsb_gate_policy_free(&q);
+	nsb_gate_policy_free(&p);
+	return 0;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Regenerate the seed corpora in tests/fuzz/corpus/ from the unit-test
+fixtures and a few hand-written cases.  Run from the repository root; the
+output is committed, so CI needs no Python for fuzzing."""
+import glob
+import hashlib
+import os
+
+ROOT = "tests/fuzz/corpus"
+
+
+def put(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    d = os.path.join(ROOT, target)
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def argv(*a):
+    return b"\0".join(x.encode() if isinstance(x, str) else x for x in a)
+
+
+# profiles: every unit-test fixture
+for p in sorted(glob.glob("tests/unit/fixtures/profiles/**/*.profile", recursive=True)):
+    with open(p, "rb") as f:
+        put("fuzz_profile", f.read())
+put("fuzz_profile", "default errno EPERM\ninclude common\ninclude groups\n@more allow\n")
+put("fuzz_profile", "default allow\ninclude self\n")
+put("fuzz_profile", "default allow\ninclude bad\n")
+put("fuzz_profile", "include dflt\nbadarch kill\nopenat errno EACCES if arg2 &= 3 == 1\n")
+
+# policies
+for t in [
+    "# a comment\n\ndeny-exec curl\n  deny-exec\twget  \ndeny-exec mkfs.*\nallow-exec rm\r\n"
+    "allow-inline-code\nallow-metachar  \nallow-path /opt/data\nallow-path /srv/my dir  \n",
+    "deny-exec curl\nallow-exec rm\n",
+    "bogus x\n",
+    "deny-exec rm # why\n",
+    "allow-path /a/../b\n",
+    "allow-path relative\n",
+    "",
+]:
+    put("fuzz_policy", t)
+
+# command lines (argv[1..], NUL-separated)
+for a in [
+    argv("--", "/bin/true"),
+    argv("--ro", "input", "--rw", "out", "--", "python3", "script.py"),
+    argv("--ro", "/data:/mnt/data", "--tmpfs", "/scratch:16M", "--env", "FOO", "--env", "X=1", "--", "sh"),
+    argv("--memory", "64M", "--pids", "32", "--cpus", "0.5", "--timeout", "2.5", "--kill-after", "1", "--", "ls"),
+    argv("--max-output", "1K", "--capture", "--result-fd", "3", "--", "echo", "hi"),
+    argv("--no-project", "--chdir", "/tmp", "--hostname", "box", "--share-net", "--", "id"),
+    argv("--project", "sub", "--tmp-size", "8M", "--cgroup-parent", "/sys/fs/cgroup/x", "--require-cgroup", "--", "id"),
+    argv("--seccomp", "strict", "--seccomp-export", "out.bpf", "--", "true"),
+    argv("--help"),
+    argv("--version"),
+    argv("--ro"),
+    argv("--tmpfs", "/x:99999999999999999999T", "--", "x"),
+]:
+    put("fuzz_cli", a)
+
+# gate: switches byte, then argv
+for sw, a in [
+    (0, argv("python3", "script.py", "input/data.txt")),
+    (0, argv("rm", "-rf", "/")),
+    (0, argv("env", "FOO=1", "rm", "x")),
+    (0, argv("timeout", "5", "xargs", "rm")),
+    (0, argv("python3", "-c", "print(1)")),
+    (0, argv("sh", "-c", "ls")),
+    (0, argv("cat", "/etc/passwd")),
+    (0, argv("cat", "chain1", "etc-link/shadow", "loop1", "dangling", "up/.ssh/id_rsa")),
+    (0, argv("cat", "file:///etc/shadow", "PATH=/etc:/usr", "--file=/etc/passwd")),
+    (0, argv("ls", "a|b", "$(id)", "x;y", "`z`")),
+    (3, argv("busybox", "ash", "-c", "rm")),
+    (0, argv("ash", "-c", "x")),
+    (0, argv("./zap", "~/.ssh/id_rsa")),
+    (8, argv("cat", "../out/x", "/work/out/esc/id_rsa")),
+    (0, argv("mkfs.ext4", "/dev/sda")),
+    (0, argv("del", "x")),
+    (4, argv("env", "-S", "curl x")),
+]:
+    put("fuzz_gate", bytes([sw]) + a)
+
+# json: mode byte, then a script (even) or strings cut at 0xff (odd)
+put("fuzz_json", bytes([1]) + b"plain\xffquote\" back\\ ctl\x01\x1f\x7f\xffutf8 \xc3\xa9 \xf0\x9f\x98\x80\xff\x00nul")
+put("fuzz_json", bytes([1]) + b"bad \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \x80 \xe2\x82")
+put("fuzz_json", bytes([3]) + b"x" * 40)
+put("fuzz_json", bytes([0, 0, 4, 3]) + b"key" + bytes([5, 3]) + b"val" + bytes([4, 1]) + b"n" + bytes([6]) + b"\x80\0\0\0\0\0\0\0" + bytes([1]))
+put("fuzz_json", bytes([0, 2, 2, 9, 8, 24, 7]) + b"\xff" * 8 + bytes([3, 10, 3]))
+put("fuzz_json", bytes([0]) + bytes([2]) * 40)
+
+# sizes: max selector byte, then the string
+for i, s in enumerate(["0", "1", "64M", "64MiB", "1g", "1B", "1KB", "1iB", "18446744073709551615",
+                       "18446744073709551616", "16E", "0.5", "1.250", "1.", ".5", "1.2345",
+                       "99999999999999999999x", "17179869184G", "", "-1", " 1", "1 "]):
+    for m in (0, 6, 10):
+        put("fuzz_size", bytes([(i + m) % 12]) + s.encode())
