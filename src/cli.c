@@ -336,9 +336,11 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 		 * of meaning.  Options are spelt out in full.
 		 */
 		if (opt >= OPT_RO && li >= 0) {
-			const char *tok = optarg && optind >= 2 && optarg == argv[optind - 1]
-						  ? argv[optind - 2]
-						  : argv[optind - 1];
+			/* A separate value: the option word is the one before. */
+			const char *tok = argv[optind - 1];
+			if (long_options[li].has_arg == required_argument && optind >= 2 &&
+			    optarg == argv[optind - 1])
+				tok = argv[optind - 2];
 			size_t n = strlen(long_options[li].name);
 			if (strncmp(tok, "--", 2) != 0 ||
 			    strncmp(tok + 2, long_options[li].name, n) != 0 ||

@@ -319,8 +319,9 @@ static const char *metachar(const char *s)
 static int check_metachar(struct nsb_gate_ctx *c)
 {
 	for (int i = 0; i < c->in->argc; i++) {
-		/* find's ';' terminator is find syntax, not shell syntax */
-		if (c->marks[i] & NSB_ARG_FIND_END)
+		/* find's ';' terminator is find syntax, not shell syntax; a
+		 * shell's -c program (inline code allowed) has a shell. */
+		if (c->marks[i] & (NSB_ARG_FIND_END | NSB_ARG_SHELL_CODE))
 			continue;
 		const char *m = metachar(c->in->argv[i]);
 		if (!m)

@@ -390,6 +390,37 @@ static const struct interp *find_interp(const char *name)
 	return NULL;
 }
 
+/* Shells: with inline code allowed, their -c program is run by a shell. */
+static bool is_shell(const char *name)
+{
+	static const char *const shells[] = {"sh",   "bash", "dash", "zsh",	"ksh",
+					     "mksh", "ash",  "fish", "busybox", NULL};
+	for (size_t i = 0; name && shells[i]; i++)
+		if (strcmp(name, shells[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Mark the program text of `SHELL [opts] -c PROGRAM`: the first argument
+ * after a short-option cluster holding 'c' (-c, -ec, -xc).  Shell syntax in
+ * it is interpreted by that shell, so the metacharacter rule, which exists
+ * for argv that no shell will read, does not apply to it.
+ */
+static void mark_shell_code(struct nsb_gate_ctx *c, int s, int e)
+{
+	for (int i = s + 1; i < e; i++) {
+		const char *a = c->in->argv[i];
+		if (a[0] != '-' || strcmp(a, "--") == 0)
+			return; /* a script file or the end of the options */
+		if (a[1] != '-' && strchr(a + 1, 'c')) {
+			if (i + 1 < e)
+				c->marks[i + 1] |= NSB_ARG_SHELL_CODE;
+			return;
+		}
+	}
+}
+
 /* ---- rules ---------------------------------------------------------- */
 
 static int check_cmd(struct nsb_gate_ctx *c, int s, int e, int depth, const char *real_base);
@@ -599,6 +630,8 @@ static int check_cmd(struct nsb_gate_ctx *c, int s, int e, int depth, const char
 	}
 	if (ip && !c->p->allow_inline_code)
 		return check_interp(c, ip, s, e, name);
+	if (ip && is_shell(name))
+		mark_shell_code(c, s, e);
 	return 0;
 }
 

@@ -13,8 +13,9 @@
 
 /* Per-argument marks set while walking the command chain. */
 enum {
-	NSB_ARG_COMMAND = 1 << 0,  /* a command position: judged by the exec rules */
-	NSB_ARG_FIND_END = 1 << 1, /* the ';' or '+' closing find -exec */
+	NSB_ARG_COMMAND = 1 << 0,    /* a command position: judged by the exec rules */
+	NSB_ARG_FIND_END = 1 << 1,   /* the ';' or '+' closing find -exec */
+	NSB_ARG_SHELL_CODE = 1 << 2, /* a shell's -c program, with inline code allowed */
 };
 
 struct nsb_gate_ctx {

@@ -58,15 +58,19 @@ static void print_error(const struct nsb_error *e)
 		fprintf(stderr, "nsbox: hint: %s\n", e->hint);
 }
 
-static void write_record(int fd, const struct nsb_result *res)
+/* Returns false when a record was asked for and could not be delivered. */
+static bool write_record(int fd, const struct nsb_result *res)
 {
 	int r;
 
 	if (fd < 0)
-		return;
+		return true;
 	r = nsb_result_write(fd, res);
-	if (r < 0)
+	if (r < 0) {
 		fprintf(stderr, "nsbox: write the result record to fd %d: %s\n", fd, strerror(-r));
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -235,7 +239,10 @@ static int finish(struct nsb_result *res, int64_t start)
 		print_error(&res->setup_error);
 	if (res->has_setup_error && !res->reason)
 		res->reason = res->setup_error.message;
-	write_record(cfg.result_fd, res);
+	/* A caller that asked for the record relies on it: losing it is
+	 * nsbox failing, whatever the command did (said on stderr above). */
+	if (!write_record(cfg.result_fd, res))
+		return EXIT_NSBOX;
 	return exit_code_for(res);
 }
 

@@ -152,12 +152,14 @@ static void run_fault(const struct fault *f)
 			 "strace -f -qq -o /dev/null --inject=%s",
 			 f->inject);
 	}
-	snprintf(cmd, sizeof(cmd),
-		 "cd %s && %s %s --no-project --rw %s %s "
-		 "--result-fd 3 -- /bin/sh -c 'touch %s; exit 0' 3>%s 2>%s",
-		 dir, how, nsbox, rw,
-		 f->cgroup ? "--cgroup-parent " CGROUP_PARENT " --require-cgroup" : "", marker, rec,
-		 err);
+	snprintf(
+		cmd, sizeof(cmd),
+		"cd %s && %s %s --no-project --rw %s %s "
+		"--allow-inline-code --allow-path / --result-fd 3 -- /bin/sh -c 'touch %s; exit 0' "
+		"3>%s 2>%s",
+		dir, how, nsbox, rw,
+		f->cgroup ? "--cgroup-parent " CGROUP_PARENT " --require-cgroup" : "", marker, rec,
+		err);
 	int st = system(cmd);
 	bool exited = WIFEXITED(st);
 	cr_assert(exited, "%s: nsbox did not exit", f->inject);

@@ -596,7 +596,11 @@ static const struct gcase cases[] = {
 	NO("grep_alternation", A("grep", "-E", "a|b", "input"), META, 2),
 	NO("find_name_semicolon", A("find", ".", "-name", "a;b"), META, 3),
 	NO("meta_in_command", A("ls;id"), META, 0),
-	NO("inline_allowed_meta_still", A("bash", "-c", "ls; rm x"), META, 2, P_INLINE),
+	/* With inline code allowed, a shell's -c program is read by that shell. */
+	OK("inline_allowed_shell_program_has_a_shell", A("bash", "-c", "ls; rm x"), P_INLINE),
+	NO("inline_allowed_meta_in_python_code", A("python3", "-c", "a; b"), META, 2, P_INLINE),
+	NO("inline_allowed_meta_after_the_program", A("sh", "-c", "ls", "x", "a|b"), META, 4,
+	   P_INLINE),
 
 	/* path.outside */
 	NO("etc_passwd", A("cat", "/etc/passwd"), OUT, 1),

@@ -228,3 +228,32 @@ Test(gate_fs, dotdot_out_of_a_project_under_tmp_is_judged_against_the_roots)
 	cr_expect(v.allowed, "%s: %s", v.rule, v.reason);
 	nsb_gate_policy_free(&p);
 }
+
+Test(gate_fs, a_shells_c_program_has_a_shell_when_inline_code_is_allowed)
+{
+	struct nsb_gate_policy p;
+	struct nsb_gate_verdict v;
+	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
+	p.allow_inline_code = true;
+
+	char sh[] = "sh", c[] = "-c", ec[] = "-ec", prog[] = "echo a; echo b | tr a b";
+	char *ok[] = {sh, c, prog, NULL};
+	cr_assert(eq(int, gate(ok, 3, &p, &v), 0));
+	cr_expect(v.allowed, "%s: %s", v.rule, v.reason);
+	char *ok2[] = {sh, ec, prog, NULL};
+	cr_assert(eq(int, gate(ok2, 3, &p, &v), 0));
+	cr_expect(v.allowed, "%s: %s", v.rule, v.reason);
+
+	/* $0 and $1 after the program are plain arguments: still judged. */
+	char arg[] = "x;y", zero[] = "name";
+	char *extra[] = {sh, c, prog, zero, arg, NULL};
+	cr_assert(eq(int, gate(extra, 5, &p, &v), 0));
+	expect_str(v.rule, "shell.metachar");
+	cr_expect(eq(int, v.argv_index, 4));
+
+	/* Without --allow-inline-code the -c itself is refused first. */
+	p.allow_inline_code = false;
+	cr_assert(eq(int, gate(ok, 3, &p, &v), 0));
+	expect_str(v.rule, "interp.inline");
+	nsb_gate_policy_free(&p);
+}
