@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "gate_internal.h"
+#include "util.h"
 #include "macro.h"
 
 const char *const nsb_gate_default_deny[] = {
@@ -198,39 +199,7 @@ static bool under(const char *path, const char *root)
  */
 static int normalize(const char *p, char *out, size_t outsz)
 {
-	size_t len = 0;
-	out[0] = '/';
-	out[1] = '\0';
-	len = 1;
-	const char *s = p;
-	while (*s) {
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		const char *e = strchrnul(s, '/');
-		size_t n = (size_t)(e - s);
-		if (n == 1 && s[0] == '.') {
-			/* nothing */
-		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
-			while (len > 1 && out[len - 1] != '/')
-				len--;
-			if (len > 1)
-				len--;
-			out[len] = '\0';
-		} else {
-			size_t need = len + (len > 1) + n + 1;
-			if (need > outsz)
-				return -ENAMETOOLONG;
-			if (len > 1)
-				out[len++] = '/';
-			memcpy(out + len, s, n);
-			len += n;
-			out[len] = '\0';
-		}
-		s = e;
-	}
-	return 0;
+	return nsb_path_normalize(NULL, p, out, outsz);
 }
 
 /*

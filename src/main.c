@@ -274,6 +274,16 @@ static int denied(struct nsb_result *res, int64_t start)
 	return finish(res, start);
 }
 
+/* Nothing ran because setting up failed: the record says where and why. */
+static int setup_failure(struct nsb_result *res, const struct nsb_error *e, int64_t start)
+{
+	res->status = NSB_STATUS_SETUP_FAILED;
+	res->has_setup_error = true;
+	res->setup_error = *e;
+	nsb_plan_free(&plan);
+	return finish(res, start);
+}
+
 static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int64_t start)
 {
 	res->status = NSB_STATUS_USAGE_ERROR;
@@ -586,21 +596,13 @@ int main(int argc, char *argv[])
 
 	r = setup_limits(&e);
 	if (r < 0) {
-		res.status = NSB_STATUS_SETUP_FAILED;
-		res.has_setup_error = true;
-		res.setup_error = e;
-		nsb_plan_free(&plan);
-		return finish(&res, start);
+		return setup_failure(&res, &e, start);
 	}
 
 	/* The front gate: decided before anything exists. */
 	r = nsb_front_check(&cfg, &plan, &front, &e);
 	if (r < 0) {
-		res.status = NSB_STATUS_SETUP_FAILED;
-		res.has_setup_error = true;
-		res.setup_error = e;
-		nsb_plan_free(&plan);
-		return finish(&res, start);
+		return setup_failure(&res, &e, start);
 	}
 	if (cfg.check) {
 		r = nsb_front_print_plan(stdout, &cfg, &plan, &front, &bpf);
@@ -625,11 +627,7 @@ int main(int argc, char *argv[])
 
 	r = create_cgroup(&e);
 	if (r < 0) {
-		res.status = NSB_STATUS_SETUP_FAILED;
-		res.has_setup_error = true;
-		res.setup_error = e;
-		nsb_plan_free(&plan);
-		return finish(&res, start);
+		return setup_failure(&res, &e, start);
 	}
 
 	/* Blocked before clone so no signal is lost before the wait loop;
@@ -642,12 +640,8 @@ int main(int argc, char *argv[])
 
 	r = nsb_spawn(&plan, cg.fd, &sb, &e);
 	if (r < 0) {
-		res.status = NSB_STATUS_SETUP_FAILED;
-		res.has_setup_error = true;
-		res.setup_error = e;
 		cgroup_finish(&res);
-		nsb_plan_free(&plan);
-		return finish(&res, start);
+		return setup_failure(&res, &e, start);
 	}
 
 	struct nsb_supervise_opts so = {
