@@ -167,6 +167,8 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 	int r;
 
 	memset(p, 0, sizeof(*p));
+	if (!c->cmd_argv || c->cmd_argc < 1)
+		return nsb_error_setx(e, EINVAL, "plan", "no command to plan for");
 	p->uid = f->uid;
 	p->gid = f->gid;
 	p->share_net = c->share_net;

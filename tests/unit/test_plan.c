@@ -173,6 +173,17 @@ Test(plan, copies_identity_command_and_defaults)
 	cr_expect(eq(u64, pl.tmp_size, 256ull << 20));
 }
 
+Test(plan, refuses_to_plan_without_a_command)
+{
+	/* --seccomp-export and --print-policy parse without one (fuzz_cli
+	 * found the plan dereferencing the missing argv). */
+	cfg.cmd_argv = NULL;
+	cfg.cmd_argc = 0;
+	cr_assert(eq(int, build(), -EINVAL));
+	cr_expect(eq(str, err.stage, "plan"));
+	cr_expect(eq(str, err.message, "no command to plan for"));
+}
+
 Test(plan, hostname_and_share_net_from_config)
 {
 	cfg.hostname = "ci-runner.example";
