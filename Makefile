@@ -246,10 +246,9 @@ lint-cppcheck:
 
 # clang-tidy with the committed .clang-tidy (every finding is an error).
 lint-tidy:
-	@fail=0; for f in $(SRCS); do \
-		clang-tidy --quiet $$f -- -std=gnu11 $(LINT_CPPFLAGS) \
-			$(shell $(PKG_CONFIG) --cflags $(PKGS)) 2>/dev/null || { echo "clang-tidy: $$f"; fail=1; }; \
-	done; exit $$fail
+	@printf '%s\n' $(SRCS) | xargs -P $$(nproc) -I{} sh -c \
+		'clang-tidy --quiet {} -- -std=gnu11 $(LINT_CPPFLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) \
+			2>/dev/null || { echo "clang-tidy: {}"; exit 1; }'
 
 lint: lint-cppcheck lint-tidy
 	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)

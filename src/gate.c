@@ -187,10 +187,7 @@ const char *nsb_gate_basename(const char *path)
 /* path == root or below it, component-wise; both clean absolute. */
 static bool under(const char *path, const char *root)
 {
-	size_t n = strlen(root);
-	if (n == 1 && root[0] == '/')
-		return true;
-	return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+	return nsb_path_is_under(path, root);
 }
 
 /*

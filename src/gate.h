@@ -158,6 +158,3 @@ struct nsb_gate_fs_host {
 	const char *path_list;
 };
 void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret);
-
-/* The sandbox's fixed PATH (DESIGN section 3). */
-#define NSB_SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"

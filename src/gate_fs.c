@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gate_internal.h"
+#include "plan.h" /* NSB_SANDBOX_PATH */
 
 static int host_realpath(void *ud, const char *path, char *out, size_t outsz)
 {

@@ -558,19 +558,11 @@ int main(int argc, char *argv[])
 
 	/* --seccomp-export without a command: write the program and stop. */
 	if (!cfg.cmd_argv) {
-		r = nsb_seccomp_load(cfg.seccomp ? cfg.seccomp : "default", &bpf, &e);
-		if (r >= 0) {
-			_cleanup_close_ int fd =
-				open(cfg.seccomp_export,
-				     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-			r = fd < 0 ? nsb_error_set(&e, nsb_negerrno(), "seccomp",
-						   "--seccomp-export '%s'", cfg.seccomp_export)
-				   : nsb_seccomp_export(&bpf, fd, &e);
-		}
-		if (r < 0) {
-			print_error(&e);
-			return EXIT_NSBOX;
-		}
+		r = setup_seccomp(&e);
+		if (r >= 0)
+			r = export_seccomp(&e);
+		if (r < 0)
+			return usage_failure(&res, &e, start);
 		nsb_bpf_done(&bpf);
 		return 0;
 	}
