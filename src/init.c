@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -74,6 +76,55 @@ static void scrub_environment(void)
 	for (char **p = environ; p && *p; p++)
 		explicit_bzero(*p, strlen(*p));
 	clearenv();
+}
+
+/*
+ * /proc/PID/cmdline shows the argument block in a process's memory, to
+ * anyone, whatever dumpable says, and init is a clone of the supervisor: it
+ * would show nsbox's whole command line (host paths that SRC:DEST hides,
+ * --env values, gate flags).  The plan owns copies of all init still needs
+ * (plan.h), so the block is overwritten in place.  The kernel says where it
+ * lies: fields 48 and 49 of /proc/self/stat, always shown to the process
+ * itself.  What remains is "nsbox"; a non-NUL last byte makes the kernel
+ * read the block as a retitled process's (up to the first NUL), so that
+ * /proc/1/cmdline is exactly "nsbox" and not "nsbox" and a run of NULs.
+ */
+static int scrub_cmdline(struct nsb_error *e)
+{
+	static const char title[] = "nsbox";
+	char buf[1024], *p, *save = NULL;
+	unsigned long long start = 0, end = 0;
+	_cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int field = 3; /* the first one after "(comm)" */
+
+	if (fd < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "open '/proc/self/stat'");
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "read '/proc/self/stat'");
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: the fields start after the last ')'. */
+	p = strrchr(buf, ')');
+	for (char *tok = p ? strtok_r(p + 1, " \n", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \n", &save), field++) {
+		if (field == 48)
+			start = strtoull(tok, NULL, 10);
+		else if (field == 49)
+			end = strtoull(tok, NULL, 10);
+	}
+	if (start == 0 || end <= start || end - start > NSB_MAX_ARGV_BYTES + 1)
+		return nsb_error_setx(e, EIO, "init",
+				      "cannot find the argument block in '/proc/self/stat'");
+
+	char *block = (char *)(uintptr_t)start;
+	size_t len = (size_t)(end - start);
+	explicit_bzero(block, len);
+	if (len >= sizeof(title) + 1) {
+		memcpy(block, title, sizeof(title));
+		block[len - 1] = ' ';
+	}
+	return 0;
 }
 
 /*
@@ -228,6 +279,9 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 		fail(a, &e, 125);
 	}
 	scrub_environment();
+	r = scrub_cmdline(&e);
+	if (r < 0)
+		fail(a, &e, 125);
 
 	r = nsb_mount_setup(p, &e);
 	if (r < 0)

@@ -21,6 +21,18 @@
 
 static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
 
+/*
+ * procfs entries that show the host kernel's memory, keyrings, timers and
+ * allocator state: covered, each by an empty read-only file (or an empty
+ * read-only directory), what the OCI runtimes mask and more.  Whatever the
+ * host kernel lacks is skipped: it has nothing there to leak.
+ */
+static const char *const proc_masked[] = {
+	"kcore",	"keys",		 "key-users",  "timer_list", "sched_debug",
+	"slabinfo",	"vmallocinfo",	 "kpageflags", "kpagecount", "kpagecgroup",
+	"pagetypeinfo", "latency_stats", "config.gz",  "acpi",	     "scsi",
+};
+
 struct prepared {
 	int tree_fd; /* detached clone of the source, or -1 */
 	bool skip;   /* optional entry absent on the host */
@@ -33,6 +45,7 @@ struct mount_ctx {
 	const struct nsb_plan *plan;
 	struct prepared *prep; /* one per plan op */
 	int dev_fds[ARRAY_SIZE(dev_nodes)];
+	int mask_fd; /* read-only tmpfs holding "file" and "dir", both empty */
 	int root_fd; /* the new root's mount */
 };
 
@@ -270,12 +283,82 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 		if (c->dev_fds[i] < 0)
 			return mount_err(e, nsb_negerrno(), "bind device", path);
-		/* Device nodes keep working (no nodev), but nothing else. */
+		/*
+		 * These are the host's own inodes: read-only, so that their
+		 * mode, owner and times cannot change (chmod 000 /dev/null
+		 * would reach the host's).  Reading and writing a device on
+		 * a read-only mount still works; nodev is left off so that
+		 * it opens at all.
+		 */
 		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH,
-			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 		if (r < 0)
-			return mount_err(e, r, "set nosuid,noexec on", path);
+			return mount_err(e, r, "make read-only", path);
 	}
+	return 0;
+}
+
+/*
+ * The source of every mask: a tiny tmpfs with an empty file and an empty
+ * directory, read-only before anything is cloned from it.  open_tree can
+ * clone only from a mount that is attached (before Linux 6.15), so it is
+ * attached at the staging directory, under the new root that is stacked on
+ * it next; it leaves with the old root at pivot_root.
+ */
+static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
+{
+	_cleanup_close_ int file = -1;
+	int r;
+
+	c->mask_fd = new_tmpfs(4096, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			       "/proc", e);
+	if (c->mask_fd < 0)
+		return c->mask_fd;
+	if (mkdirat(c->mask_fd, "dir", 0555) < 0)
+		return mount_err(e, nsb_negerrno(), "create the empty directory for", "/proc");
+	file = openat(c->mask_fd, "file", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
+	if (file < 0)
+		return mount_err(e, nsb_negerrno(), "create the empty file for", "/proc");
+	/* A mount with a file open for writing cannot be made read-only. */
+	nsb_closep(&file);
+	r = set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "make the masks of '/proc' read-only");
+	if (move_mount(c->mask_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return nsb_error_set(e, nsb_negerrno(), STAGE, "attach the masks of /proc at '%s'",
+				     STAGING_DIR);
+	return 0;
+}
+
+/*
+ * Cover /proc/NAME with an empty read-only file or directory of its own
+ * type.  Reading it gives nothing, opening it for writing fails with EROFS,
+ * and the payload, holding no capability, cannot unmount the cover; in a
+ * nested user namespace the kernel locks it to the mounts beneath.
+ */
+static int mask_proc_entry(struct mount_ctx *c, int proc, const char *name, struct nsb_error *e)
+{
+	_cleanup_close_ int t = -1;
+	struct stat st;
+	char path[64];
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%s", name);
+	if (fstatat(proc, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return mount_err(e, nsb_negerrno(), "inspect", path);
+	}
+	t = open_tree(c->mask_fd, S_ISDIR(st.st_mode) ? "dir" : "file",
+		      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (t < 0)
+		return mount_err(e, nsb_negerrno(), "mask", path);
+	r = set_attr(t, "", AT_EMPTY_PATH,
+		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (r < 0)
+		return mount_err(e, r, "mask", path);
+	if (move_mount(t, "", proc, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return mount_err(e, nsb_negerrno(), "mask", path);
 	return 0;
 }
 
@@ -312,6 +395,12 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 			return mount_err(e, r, "make read-only", path);
 		if (move_mount(t, "", proc, ro_paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
 			return mount_err(e, nsb_negerrno(), "make read-only", path);
+	}
+
+	for (size_t i = 0; i < ARRAY_SIZE(proc_masked); i++) {
+		r = mask_proc_entry(c, proc, proc_masked[i], e);
+		if (r < 0)
+			return r;
 	}
 	return 0;
 }
@@ -439,7 +528,7 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 
 int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 {
-	struct mount_ctx c = {.plan = plan, .root_fd = -1};
+	struct mount_ctx c = {.plan = plan, .mask_fd = -1, .root_fd = -1};
 	int r;
 
 	c.prep = calloc(plan->n_ops ? plan->n_ops : 1, sizeof(*c.prep));
@@ -458,6 +547,9 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	}
 
 	r = prepare(&c, e);
+	if (r < 0)
+		goto out;
+	r = make_mask_source(&c, e);
 	if (r < 0)
 		goto out;
 
@@ -496,6 +588,7 @@ out:
 		nsb_closep(&c.prep[i].tree_fd);
 	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
 		nsb_closep(&c.dev_fds[i]);
+	nsb_closep(&c.mask_fd);
 	nsb_closep(&c.root_fd);
 	free(c.prep);
 	return r;

@@ -17,12 +17,20 @@ static const char *const sys_links[] = {
 	"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 };
 
+/*
+ * /etc/ssl is never bound whole: /etc/ssl/private holds the host's private
+ * keys, and a root caller is their owner inside.  Programs need only the
+ * certificates and OpenSSL's configuration: Debian's OpenSSL reaches both
+ * through /usr/lib/ssl/{certs,cert.pem,openssl.cnf}, which link here, and
+ * Python's ssl, curl and git read /etc/ssl/certs/ca-certificates.crt.
+ */
 static const char *const etc_entries[] = {
-	"/etc/ld.so.cache",   "/etc/ld.so.conf",      "/etc/ld.so.conf.d", "/etc/alternatives",
-	"/etc/ssl",	      "/etc/ca-certificates", "/etc/localtime",	   "/etc/timezone",
-	"/etc/nsswitch.conf", "/etc/passwd",	      "/etc/group",	   "/etc/hosts",
-	"/etc/host.conf",     "/etc/resolv.conf",     "/etc/gai.conf",	   "/etc/protocols",
-	"/etc/services",      "/etc/mime.types",      "/etc/os-release",
+	"/etc/ld.so.cache", "/etc/ld.so.conf",	    "/etc/ld.so.conf.d",  "/etc/alternatives",
+	"/etc/ssl/certs",   "/etc/ssl/openssl.cnf", "/etc/ssl/cert.pem",  "/etc/ca-certificates",
+	"/etc/localtime",   "/etc/timezone",	    "/etc/nsswitch.conf", "/etc/passwd",
+	"/etc/group",	    "/etc/hosts",	    "/etc/host.conf",	  "/etc/resolv.conf",
+	"/etc/gai.conf",    "/etc/protocols",	    "/etc/services",	  "/etc/mime.types",
+	"/etc/os-release",
 };
 
 static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind, const char *src,
@@ -141,6 +149,35 @@ static int build_env(const struct nsb_config *c, const struct nsb_facts *f, stru
 	return 0;
 }
 
+/*
+ * The command, copied into one allocation: the plan must not point into the
+ * caller's argv, because init overwrites that block so that /proc/1/cmdline
+ * shows none of nsbox's arguments (init.c, scrub_cmdline), and the payload
+ * still needs its argv after that.
+ */
+static int copy_argv(const struct nsb_config *c, struct nsb_plan *p, struct nsb_error *e)
+{
+	size_t n = (size_t)c->cmd_argc, bytes = 0;
+	char **v, *s;
+
+	/* Bounded: cli.c refuses more than NSB_MAX_ARGV_BYTES of argv. */
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(c->cmd_argv[i]) + 1;
+	v = malloc((n + 1) * sizeof(*v) + bytes);
+	if (!v)
+		return nsb_error_set(e, ENOMEM, "plan", "copy the command");
+	s = (char *)(v + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(c->cmd_argv[i]) + 1;
+		memcpy(s, c->cmd_argv[i], len);
+		v[i] = s;
+		s += len;
+	}
+	v[n] = NULL;
+	p->argv = v;
+	return 0;
+}
+
 /* Stable insertion sort of user mounts by destination depth: parents first. */
 static void sort_user_ops(struct nsb_mount_op *ops, size_t n)
 {
@@ -174,7 +211,6 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 	p->share_net = c->share_net;
 	p->tmp_size = c->tmp_size ? c->tmp_size : NSB_DEFAULT_TMP_SIZE;
 	p->pipe_output = c->has_max_output || c->capture;
-	p->argv = c->cmd_argv;
 	p->argc = c->cmd_argc;
 	snprintf(p->hostname, sizeof(p->hostname), "%s",
 		 c->hostname ? c->hostname : NSB_DEFAULT_HOSTNAME);
@@ -325,6 +361,8 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		snprintf(p->cwd, sizeof(p->cwd), "/");
 
 	r = build_env(c, f, p, e);
+	if (r >= 0)
+		r = copy_argv(c, p, e);
 	if (r < 0) {
 		nsb_plan_free(p);
 		return r;
@@ -338,4 +376,6 @@ void nsb_plan_free(struct nsb_plan *p)
 		free(p->envp[i]);
 	p->n_envp = 0;
 	p->envp[0] = NULL;
+	free(p->argv);
+	p->argv = NULL;
 }

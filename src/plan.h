@@ -75,7 +75,9 @@ struct nsb_plan {
 	uid_t uid;
 	gid_t gid;
 
-	char *const *argv; /* the command (points into the caller's argv) */
+	/* The command: owned, a copy.  Nothing in the plan may point into the
+	 * caller's argv: init scrubs that block (init.c, scrub_cmdline). */
+	char **argv;
 	int argc;
 };
 
@@ -87,7 +89,7 @@ struct nsb_plan {
 int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
 		   struct nsb_error *e);
 
-/* Free what nsb_plan_build allocated (the environment strings). */
+/* Free what nsb_plan_build allocated (the environment strings, the command). */
 void nsb_plan_free(struct nsb_plan *p);
 
 /* Look up NAME in a NULL-terminated environment; returns the value or NULL. */

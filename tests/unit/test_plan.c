@@ -15,6 +15,7 @@
 #include <criterion/parameterized.h>
 
 #include "plan.h"
+#include "util.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"
@@ -61,7 +62,9 @@ static const char *const system_view[] = {
 	"/etc/ld.so.conf",
 	"/etc/ld.so.conf.d",
 	"/etc/alternatives",
-	"/etc/ssl",
+	"/etc/ssl/certs",
+	"/etc/ssl/openssl.cnf",
+	"/etc/ssl/cert.pem",
 	"/etc/ca-certificates",
 	"/etc/localtime",
 	"/etc/timezone",
@@ -166,8 +169,14 @@ Test(plan, copies_identity_command_and_defaults)
 	cr_assert(eq(int, build(), 0));
 	cr_expect(eq(u32, pl.uid, 1000));
 	cr_expect(eq(u32, pl.gid, 1001));
-	cr_expect(eq(ptr, pl.argv, cmd));
 	cr_expect(eq(int, pl.argc, 2));
+	/* A copy: init scrubs the caller's argv block (init.c). */
+	cr_assert(not(eq(ptr, pl.argv, cmd)));
+	for (int i = 0; i < 2; i++) {
+		cr_expect(eq(str, pl.argv[i], cmd[i]));
+		cr_expect(not(eq(ptr, pl.argv[i], cmd[i])));
+	}
+	cr_expect(eq(ptr, pl.argv[2], NULL));
 	cr_expect(eq(str, pl.hostname, "nsbox"));
 	cr_expect(eq(int, pl.share_net, false));
 	cr_expect(eq(u64, pl.tmp_size, 256ull << 20));
@@ -636,7 +645,7 @@ Test(plan, same_source_at_two_destinations_is_allowed)
 ParameterizedTestParameters(plan, destination_equal_to_a_system_path_is_refused)
 {
 	static struct project_case cases[] = {
-		{"/usr"}, {"/bin"}, {"/lib64"}, {"/etc/passwd"}, {"/etc/ssl"}, {"/tmp"},
+		{"/usr"}, {"/bin"}, {"/lib64"}, {"/etc/passwd"}, {"/etc/ssl/certs"}, {"/tmp"},
 	};
 	return cr_make_param_array(struct project_case, cases, ARRAY_LEN(cases));
 }
@@ -661,6 +670,19 @@ ParameterizedTest(struct project_case *c, plan, destination_equal_to_a_system_pa
 	add_tmpfs(c->path, 1);
 	EXPECT_PLAN_ERR(build(), EEXIST, msg, HINT_SYSTEM);
 	teardown();
+}
+
+Test(plan, system_view_holds_no_private_key_directory)
+{
+	static const char *const secret[] = {"/etc/ssl/private", "/etc/ssl/private/x.key"};
+
+	cr_assert(eq(int, build(), 0));
+	/* Neither the directory nor anything that contains it is bound. */
+	for (size_t i = 0; i < pl.n_ops; i++)
+		for (size_t j = 0; j < ARRAY_LEN(secret); j++)
+			cr_expect(not(nsb_path_is_under(secret[j], pl.ops[i].dest)),
+				  "'%s' is bound and holds '%s'", pl.ops[i].dest, secret[j]);
+	cr_expect(not(eq(ptr, find_op("/etc/ssl/certs"), NULL)));
 }
 
 Test(plan, destination_below_a_system_path_is_allowed)
