@@ -432,6 +432,207 @@ static void attack_devices(void)
 	}
 }
 
+/* ---- host device nodes, root-only kernel files, private keys ---- */
+
+static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+
+/* What nsbox covers in /proc (src/mount.c); absent entries are skipped. */
+static const char *const proc_masked[] = {
+	"kcore",	"keys",		 "key-users",  "timer_list", "sched_debug",
+	"slabinfo",	"vmallocinfo",	 "kpageflags", "kpagecount", "kpagecgroup",
+	"pagetypeinfo", "latency_stats", "config.gz",  "acpi",	     "scsi",
+};
+
+/*
+ * The device nodes are the host's own inodes: a chmod that went through
+ * would change the host's /dev/null.  The mode is rewritten with itself, so
+ * even an open attack changes nothing.
+ */
+static void attack_dev_chmod(void)
+{
+	char path[32], name[32];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(dev_nodes) / sizeof(dev_nodes[0]); i++) {
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		snprintf(name, sizeof(name), "chmod-dev-%s", dev_nodes[i]);
+		if (stat(path, &st) < 0) {
+			report(name, false, errno);
+			continue;
+		}
+		report_rc(name, chmod(path, st.st_mode & 07777));
+	}
+}
+
+/* Open when a masked file reads anything, or a masked directory lists anything. */
+static void attack_proc_read(void)
+{
+	char path[64], name[64], buf[8192];
+
+	for (size_t i = 0; i < sizeof(proc_masked) / sizeof(proc_masked[0]); i++) {
+		struct stat st;
+		long long got = 0;
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%s", proc_masked[i]);
+		snprintf(name, sizeof(name), "read-proc-%s", proc_masked[i]);
+		if (lstat(path, &st) < 0) {
+			report(name, false, errno);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			DIR *d = opendir(path);
+			struct dirent *de;
+
+			if (!d) {
+				report(name, false, errno);
+				continue;
+			}
+			while ((de = readdir(d)))
+				got += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+			closedir(d);
+			report(name, got > 0, 0);
+			continue;
+		}
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0) {
+			report(name, false, errno);
+			continue;
+		}
+		while (got < (1 << 20) && (n = read(fd, buf, sizeof(buf))) > 0)
+			got += n;
+		close(fd);
+		report(name, got > 0, 0);
+	}
+}
+
+/* umount2 every present cover; the child variant first gains every
+ * capability over a copy of the mounts in a nested user namespace. */
+static bool umount_masks(const char *prefix)
+{
+	char path[64], name[64];
+	bool open_ = false;
+
+	for (size_t i = 0; i < sizeof(proc_masked) / sizeof(proc_masked[0]); i++) {
+		struct stat st;
+		long rc;
+
+		snprintf(path, sizeof(path), "/proc/%s", proc_masked[i]);
+		if (lstat(path, &st) < 0)
+			continue;
+		snprintf(name, sizeof(name), "%s-%s", prefix, proc_masked[i]);
+		rc = umount2(path, MNT_DETACH);
+		report_rc(name, rc);
+		open_ |= rc == 0;
+	}
+	return open_;
+}
+
+/* Run fn in a forked child that reports its own lines; its exit status 1 means open. */
+static void in_reporting_child(const char *name, bool (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		report(name, false, errno);
+		return;
+	}
+	if (pid == 0)
+		_exit(fn() ? EXIT_OPEN : EXIT_BLOCKED);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		any_open = true;
+}
+
+static bool umount_masks_nested(void)
+{
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0) {
+		report("umount-proc-userns", false, errno);
+		return false;
+	}
+	return umount_masks("umount-proc-userns");
+}
+
+/*
+ * A fresh procfs would show every masked file again: in a nested user, mount
+ * and PID namespace the payload holds CAP_SYS_ADMIN over its own PID
+ * namespace, and only the kernel's "not fully visible" rule stands between
+ * it and a new proc mount.
+ */
+static bool mount_fresh_proc(void)
+{
+	int status;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0) {
+		report("proc-remount", false, errno);
+		return false;
+	}
+	pid = fork(); /* the first child is pid 1 of the new PID namespace */
+	if (pid < 0) {
+		report("proc-remount", false, errno);
+		return false;
+	}
+	if (pid == 0) {
+		long rc = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+		report_rc("proc-remount", rc);
+		_exit(rc == 0 ? EXIT_OPEN : EXIT_BLOCKED);
+	}
+	return waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
+static void attack_proc_umount(void)
+{
+	umount_masks("umount-proc");
+	in_reporting_child("umount-proc-userns", umount_masks_nested);
+	in_reporting_child("proc-remount", mount_fresh_proc);
+}
+
+static void attack_ssl_private(void)
+{
+	DIR *d = opendir("/etc/ssl/private");
+
+	report("ssl-private", d != NULL, d ? 0 : errno);
+	if (d)
+		closedir(d);
+}
+
+/*
+ * /proc/1/cmdline: init is a clone of the supervisor and shows nsbox's
+ * command line unless it was scrubbed.  needles: ':'-separated strings that
+ * must not appear there (a secret --env value, a host path, a gate flag).
+ */
+static void attack_pid1_cmdline(const char *needles)
+{
+	char buf[1 << 16], needle[PATH_MAX];
+	size_t len = 0;
+	ssize_t n = 0;
+	bool found = false;
+	int fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		report("pid1-cmdline", false, errno);
+		return;
+	}
+	while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	for (const char *p = needles; *p;) {
+		size_t l = strcspn(p, ":");
+
+		snprintf(needle, sizeof(needle), "%.*s", (int)l, p);
+		if (l && memmem(buf, len, needle, l)) {
+			printf("pid1-cmdline-shows=%s\n", needle);
+			found = true;
+		}
+		p += l + (p[l] == ':');
+	}
+	report("pid1-cmdline", found, n < 0 ? errno : 0);
+}
+
 /* ---- other ABIs ---- */
 
 /*
@@ -666,7 +867,8 @@ static int usage(void)
 			"  chroot new-mount-api keyring bpf perf userfaultfd io-uring ptrace\n"
 			"  process-vm pid1-exe sysfiles devices x32 int80 sockets fds\n"
 			"  personality caps setuid tcp:PORT abstract:NAME env:SECRET\n"
-			"  pid1-environ:SECRET\n");
+			"  pid1-environ:SECRET dev-chmod proc-read proc-umount ssl-private\n"
+			"  pid1-cmdline:NEEDLE[:NEEDLE...]\n");
 	return EXIT_USAGE;
 }
 
@@ -732,6 +934,16 @@ static bool run_one(const char *arg)
 		attack_sysfiles();
 	else if (!strcmp(cmd, "devices"))
 		attack_devices();
+	else if (!strcmp(cmd, "dev-chmod"))
+		attack_dev_chmod();
+	else if (!strcmp(cmd, "proc-read"))
+		attack_proc_read();
+	else if (!strcmp(cmd, "proc-umount"))
+		attack_proc_umount();
+	else if (!strcmp(cmd, "ssl-private"))
+		attack_ssl_private();
+	else if (!strcmp(cmd, "pid1-cmdline") && val)
+		attack_pid1_cmdline(val);
 	else if (!strcmp(cmd, "x32"))
 		in_child("x32", x32_getpid);
 	else if (!strcmp(cmd, "int80"))

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -679,13 +680,147 @@ static int cmd_fork(const char *arg)
 	return n == max ? 0 : EXIT_FAILED;
 }
 
+/*
+ * What a process may change on a device node's inode (all but fchmod by
+ * path, fchmod through an fd opened for reading).  Every attempt rewrites a
+ * value with itself, so nothing changes even where it succeeds: the mode
+ * as it is, no owner change, and times set to now.
+ */
+static int cmd_devattrs(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0) {
+		printf("stat=%s\n", errname(errno));
+		return EXIT_FAILED;
+	}
+	printf("chmod=%s\n", chmod(path, st.st_mode & 07777) < 0 ? errname(errno) : "ok");
+	printf("chown=%s\n", chown(path, (uid_t)-1, (gid_t)-1) < 0 ? errname(errno) : "ok");
+	printf("utimensat=%s\n", utimensat(AT_FDCWD, path, NULL, 0) < 0 ? errname(errno) : "ok");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		printf("fchmod=open-%s\n", errname(errno));
+		return 0;
+	}
+	printf("fchmod=%s\n", fchmod(fd, st.st_mode & 07777) < 0 ? errname(errno) : "ok");
+	printf("fchown=%s\n", fchown(fd, (uid_t)-1, (gid_t)-1) < 0 ? errname(errno) : "ok");
+	close(fd);
+	return 0;
+}
+
+/*
+ * For each path: absent, or what reading it gives (bytes of a file, entries
+ * of a directory), whether it opens for writing, and whether its mount can
+ * be taken away.  Keys are "<path>.<fact>".
+ */
+static void masked_one(const char *path)
+{
+	char buf[8192];
+	struct stat st;
+	long long total = 0;
+	ssize_t n;
+	int fd;
+
+	if (lstat(path, &st) < 0) {
+		printf("%s.state=%s\n", path, errname(errno));
+		return;
+	}
+	printf("%s.state=%s\n", path, S_ISDIR(st.st_mode) ? "dir" : "file");
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+		long entries = 0;
+		char child[PATH_MAX];
+
+		if (!d) {
+			printf("%s.read=%s\n", path, errname(errno));
+		} else {
+			while ((de = readdir(d)))
+				entries += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+			closedir(d);
+			printf("%s.read=ok\n%s.entries=%ld\n", path, path, entries);
+		}
+		snprintf(child, sizeof(child), "%s/probe-new", path);
+		fd = open(child, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0) {
+			printf("%s.read=%s\n", path, errname(errno));
+		} else {
+			while ((n = read(fd, buf, sizeof(buf))) > 0 && total < (1 << 20))
+				total += n;
+			printf("%s.read=%s\n%s.bytes=%lld\n", path, n < 0 ? errname(errno) : "ok",
+			       path, total);
+			close(fd);
+		}
+		/* Opened for writing only, never written. */
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+	}
+	printf("%s.write=%s\n", path, fd < 0 ? errname(errno) : "ok");
+	if (fd >= 0)
+		close(fd);
+	printf("%s.umount=%s\n", path, umount2(path, MNT_DETACH) < 0 ? errname(errno) : "ok");
+}
+
+static int cmd_masked(char **paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		masked_one(paths[i]);
+	return 0;
+}
+
+/*
+ * The same, from a nested user and mount namespace of our own, where we
+ * hold every capability over a copy of the mounts: what the sandbox set up
+ * there is locked to what lies beneath and must still not come off.
+ */
+static int cmd_masked_userns(char **paths, int n)
+{
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0) {
+		printf("unshare=%s\n", errname(errno));
+		return EXIT_FAILED;
+	}
+	printf("unshare=ok\n");
+	for (int i = 0; i < n; i++)
+		printf("%s.umount=%s\n", paths[i],
+		       umount2(paths[i], MNT_DETACH) < 0 ? errname(errno) : "ok");
+	return 0;
+}
+
+/* /proc/PID/cmdline as argc=N and arg.I=... lines. */
+static int cmd_cmdline(const char *pid)
+{
+	char path[64], buf[65536];
+	size_t len = 0;
+	ssize_t n;
+	int fd, argc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%s/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		printf("cmdline=%s\n", errname(errno));
+		return EXIT_FAILED;
+	}
+	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	printf("cmdline=ok\nbytes=%zu\n", len);
+	for (size_t off = 0; off < len; off += strlen(buf + off) + 1)
+		printf("arg.%d=%s\n", argc++, buf + off);
+	printf("argc=%d\n", argc);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: probe status|maps|pids|hostname|ifaces|fds|env|sid|priv|cwd|mounts\n"
 		"       probe write PATH [DATA] | read PATH | stat PATH | statfs PATH | ls DIR\n"
 		"       probe mountopts PATH | cat PATH | connect IP PORT | exit N | kill SIG\n"
-		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE | fork N\n");
+		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE | fork N\n"
+		"       probe devattrs PATH | masked PATH... | masked-userns PATH... | cmdline PID\n");
 	return EXIT_USAGE;
 }
 
@@ -747,6 +882,14 @@ int main(int argc, char **argv)
 		r = cmd_fork(a1);
 	else if (!strcmp(cmd, "heartbeat") && a1)
 		heartbeat(a1, -1);
+	else if (!strcmp(cmd, "devattrs") && a1)
+		r = cmd_devattrs(a1);
+	else if (!strcmp(cmd, "masked") && a1)
+		r = cmd_masked(argv + 2, argc - 2);
+	else if (!strcmp(cmd, "masked-userns") && a1)
+		r = cmd_masked_userns(argv + 2, argc - 2);
+	else if (!strcmp(cmd, "cmdline") && a1)
+		r = cmd_cmdline(a1);
 	else
 		r = usage();
 	fflush(stdout);
