@@ -305,6 +305,133 @@ NSB_ITEST(escape, host_devices_are_absent)
 	itest_run_free(&r);
 }
 
+NSB_ITEST(escape, host_device_nodes_cannot_be_changed)
+{
+	static const char *const nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+	struct itest_run r;
+	struct stat before, after;
+	char name[32];
+
+	cr_assert(stat("/dev/null", &before) == 0);
+	run_escape(&r, NULL, NULL, ITEST_ARGV("dev-chmod"));
+	ITEST_EXPECT_EXIT(&r, 0);
+	/* The read-only bind answers, before any permission check. */
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		snprintf(name, sizeof(name), "chmod-dev-%s", nodes[i]);
+		expect_blocked(&r, name, "EROFS");
+	}
+	itest_run_free(&r);
+	cr_assert(stat("/dev/null", &after) == 0);
+	cr_expect(eq(u32, after.st_mode, before.st_mode), "the host's /dev/null changed mode");
+}
+
+/* Keep in step with src/mount.c. */
+static const char *const masked[] = {
+	"kcore",      "keys",	      "key-users",    "timer_list",    "sched_debug",
+	"slabinfo",   "vmallocinfo",  "kpageflags",   "kpagecount",    "kpagecgroup",
+	"pagetypeinfo", "latency_stats", "config.gz", "acpi",	       "scsi",
+};
+
+static bool host_has(const char *name)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%s", name);
+	return lstat(path, &st) == 0;
+}
+
+static void masked_battery(const char *profile)
+{
+	struct itest_run r;
+	char name[64];
+	bool none = profile && strcmp(profile, "none") == 0;
+
+	run_escape(&r, NULL, profile, ITEST_ARGV("proc-read", "proc-umount"));
+	ITEST_EXPECT_EXIT(&r, 0);
+	for (size_t i = 0; i < sizeof(masked) / sizeof(masked[0]); i++) {
+		bool has = host_has(masked[i]);
+
+		/* Read whole: nothing comes out of a present entry. */
+		snprintf(name, sizeof(name), "read-proc-%s", masked[i]);
+		expect_blocked(&r, name, has ? "none" : "ENOENT");
+		if (!has)
+			continue;
+		snprintf(name, sizeof(name), "umount-proc-%s", masked[i]);
+		expect_blocked(&r, name, "EPERM");
+		if (none) {
+			/* All capabilities in a nested user namespace: locked. */
+			snprintf(name, sizeof(name), "umount-proc-userns-%s", masked[i]);
+			expect_blocked(&r, name, "EINVAL");
+		}
+	}
+	if (!none)
+		expect_blocked(&r, "umount-proc-userns", "EPERM");
+	/* A fresh procfs is refused: the covers make /proc not fully visible. */
+	expect_blocked(&r, "proc-remount", "EPERM");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, root_only_kernel_files_read_empty_and_stay_covered)
+{
+	masked_battery(NULL);
+}
+
+NSB_ITEST(escape, root_only_kernel_files_stay_covered_without_a_filter_too)
+{
+	masked_battery("none");
+}
+
+NSB_ITEST(escape, private_keys_are_not_in_the_system_view)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, NULL, ITEST_ARGV("ssl-private"));
+	EXPECT_ALL_BLOCKED(&r, {"ssl-private", "ENOENT"});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, init_command_line_shows_no_argument)
+{
+	char src[300], bind[320], needles[600];
+	struct itest_run r;
+
+	itest_mkdir(&itest_cur, "hidden-src");
+	snprintf(src, sizeof(src), "%s", itest_path(&itest_cur, "hidden-src"));
+	snprintf(bind, sizeof(bind), "%s:/data", src);
+	/* A secret --env value, a host path that SRC:DEST hides, gate flags. */
+	snprintf(needles, sizeof(needles), "pid1-cmdline:%s:%s:--allow-inline-code:--env", SECRET,
+		 src);
+	itest_run(&itest_cur, NULL,
+		  ITEST_ARGV("--env", SECRET_ENV, "--ro", bind, "--", "./escape", needles), &r);
+	EXPECT_ALL_BLOCKED(&r, {"pid1-cmdline", NULL});
+	itest_run_free(&r);
+
+	/* What it shows instead: "nsbox" alone. */
+	itest_run(&itest_cur, NULL,
+		  ITEST_ARGV("--env", SECRET_ENV, "--ro", bind, "--", "./probe", "cmdline", "1"),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "argc"), "1");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.0"), "nsbox");
+	itest_run_free(&r);
+
+	/* The payload's own command line is its argv, whole. */
+	itest_run(&itest_cur, NULL,
+		  ITEST_ARGV("--env", SECRET_ENV, "--ro", bind, "--", "./probe", "cmdline", "self",
+			     "", "two words", SECRET),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "argc"), "6");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.0"), "./probe");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.1"), "cmdline");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.2"), "self");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.3"), "");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.4"), "two words");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.5"), SECRET);
+	itest_run_free(&r);
+}
+
 /* ---- other ABIs ---- */
 
 /* Copy a shipped profile into the project, where an include finds it. */

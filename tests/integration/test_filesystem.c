@@ -352,3 +352,198 @@ NSB_ITEST(filesystem, project_option_and_no_project_work_from_the_root_directory
 	ITEST_EXPECT_EXIT(&r, 5);
 	itest_run_free(&r);
 }
+
+/* Is word one of the comma-separated mount options in opts? */
+static bool opts_have(const char *opts, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = opts; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == n && strncmp(p, word, n) == 0)
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+NSB_ITEST(filesystem, dev_nodes_are_read_only_binds_that_still_work)
+{
+	static const char *const nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
+					    "/dev/random", "/dev/urandom", "/dev/tty"};
+	struct itest_run r;
+	struct stat before, after;
+
+	cr_assert(stat("/dev/null", &before) == 0);
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		const char *opts;
+
+		ITEST_RUN(&r, "--", "./probe", "mountopts", nodes[i]);
+		ITEST_ASSERT_EXIT(&r, 0);
+		opts = itest_kv(r.out, "opts");
+		cr_expect(opts_have(opts, "ro") && opts_have(opts, "nosuid") &&
+				  opts_have(opts, "noexec") && !opts_have(opts, "nodev"),
+			  "%s is mounted %s%s", nodes[i], opts, itest_ctx(&r));
+		itest_run_free(&r);
+
+		/* The host's inode: its mode, owner and times stay as they are. */
+		ITEST_RUN(&r, "--", "./probe", "devattrs", nodes[i]);
+		ITEST_ASSERT_EXIT(&r, 0);
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "chmod"), "EROFS");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "chown"), "EROFS");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "utimensat"), "EROFS");
+		if (strcmp(nodes[i], "/dev/tty") == 0) {
+			/* No controlling terminal inside: /dev/tty does not open. */
+			ITEST_EXPECT_STR(&r, itest_kv(r.out, "fchmod"), "open-ENXIO");
+		} else {
+			ITEST_EXPECT_STR(&r, itest_kv(r.out, "fchmod"), "EROFS");
+			ITEST_EXPECT_STR(&r, itest_kv(r.out, "fchown"), "EROFS");
+		}
+		itest_run_free(&r);
+	}
+
+	/* And the devices work as devices. */
+	ITEST_RUN(&r, "--", "./probe", "write", "/dev/null", "gone\n");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
+	itest_run_free(&r);
+	ITEST_RUN(&r, "--", "./probe", "read", "/dev/zero");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "read"), "ok");
+	cr_expect(kv_ull(&r, "bytes") > 0, "/dev/zero read nothing%s", itest_ctx(&r));
+	itest_run_free(&r);
+	ITEST_RUN(&r, "--", "./probe", "read", "/dev/urandom");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "read"), "ok");
+	cr_expect(kv_ull(&r, "bytes") > 0, "/dev/urandom read nothing%s", itest_ctx(&r));
+	itest_run_free(&r);
+
+	cr_assert(stat("/dev/null", &after) == 0);
+	cr_expect(eq(u32, after.st_mode, before.st_mode), "the host's /dev/null changed mode");
+	cr_expect(eq(u32, after.st_uid, before.st_uid));
+	cr_expect(eq(i64, after.st_mtim.tv_sec, before.st_mtim.tv_sec));
+}
+
+/* Keep in step with src/mount.c. */
+static const char *const proc_masked[] = {
+	"/proc/kcore",	      "/proc/keys",	    "/proc/key-users",	 "/proc/timer_list",
+	"/proc/sched_debug",  "/proc/slabinfo",	    "/proc/vmallocinfo", "/proc/kpageflags",
+	"/proc/kpagecount",   "/proc/kpagecgroup",  "/proc/pagetypeinfo", "/proc/latency_stats",
+	"/proc/config.gz",    "/proc/acpi",	    "/proc/scsi",
+};
+#define N_MASKED (sizeof(proc_masked) / sizeof(proc_masked[0]))
+
+/* "./probe" VERB followed by every masked path. */
+static void run_masked(struct itest_run *r, const char *seccomp, const char *verb)
+{
+	const char *argv[N_MASKED + 8];
+	size_t n = 0;
+
+	if (seccomp) {
+		argv[n++] = "--seccomp";
+		argv[n++] = seccomp;
+	}
+	argv[n++] = "--";
+	argv[n++] = "./probe";
+	argv[n++] = verb;
+	for (size_t i = 0; i < N_MASKED; i++)
+		argv[n++] = proc_masked[i];
+	argv[n] = NULL;
+	itest_run(&itest_cur, NULL, argv, r);
+}
+
+static char *fact(const struct itest_run *r, const char *path, const char *what)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key), "%s.%s", path, what);
+	return itest_kv(r->out, key);
+}
+
+NSB_ITEST(filesystem, root_only_proc_files_are_masked)
+{
+	struct itest_run r;
+	bool host_has[N_MASKED];
+	const char *covered = NULL;
+	size_t present = 0;
+
+	for (size_t i = 0; i < N_MASKED; i++) {
+		struct stat st;
+		host_has[i] = lstat(proc_masked[i], &st) == 0;
+		present += host_has[i];
+	}
+	/* With few present entries this test would prove little. */
+	cr_assert(present >= 5, "this host's /proc has only %zu of the masked entries", present);
+
+	run_masked(&r, NULL, "masked");
+	ITEST_ASSERT_EXIT(&r, 0);
+	for (size_t i = 0; i < N_MASKED; i++) {
+		const char *p = proc_masked[i], *state = fact(&r, p, "state");
+
+		if (!host_has[i]) {
+			/* Nothing to leak, nothing to cover. */
+			ITEST_EXPECT_STR(&r, state, "ENOENT");
+			continue;
+		}
+		covered = p;
+		ITEST_EXPECT_STR(&r, fact(&r, p, "read"), "ok");
+		if (itest_streq(state, "dir"))
+			ITEST_EXPECT_STR(&r, fact(&r, p, "entries"), "0");
+		else
+			ITEST_EXPECT_STR(&r, fact(&r, p, "bytes"), "0");
+		cr_expect(not(itest_streq(fact(&r, p, "write"), "ok")),
+			  "%s opens for writing%s", p, itest_ctx(&r));
+		/* No capability: the cover stays. */
+		ITEST_EXPECT_STR(&r, fact(&r, p, "umount"), "EPERM");
+	}
+	itest_run_free(&r);
+
+	cr_assert(covered != NULL);
+	ITEST_RUN(&r, "--", "./probe", "mountopts", covered);
+	cr_expect(opts_have(itest_kv(r.out, "opts"), "ro"), "%s is not read-only%s", covered,
+		  itest_ctx(&r));
+	itest_run_free(&r);
+
+	/*
+	 * Without a filter the payload can make a user namespace of its own
+	 * and hold every capability over a copy of the mounts: the covers are
+	 * locked to /proc there (EINVAL), so they cannot be lifted either.
+	 */
+	run_masked(&r, "none", "masked-userns");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_ASSERT_STR(&r, itest_kv(r.out, "unshare"), "ok");
+	for (size_t i = 0; i < N_MASKED; i++)
+		if (host_has[i])
+			ITEST_EXPECT_STR(&r, fact(&r, proc_masked[i], "umount"), "EINVAL");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(filesystem, etc_ssl_holds_certificates_and_no_private_keys)
+{
+	static const char *const allowed[] = {"certs", "openssl.cnf", "cert.pem"};
+	struct itest_run r;
+	char *entries, *tok, *save;
+
+	/* Debian's ssl-cert package puts root's keys here (mode 0710 root:ssl-cert). */
+	ITEST_RUN(&r, "--", "./probe", "stat", "/etc/ssl/private");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "stat"), "ENOENT");
+	itest_run_free(&r);
+
+	ITEST_RUN(&r, "--", "./probe", "ls", "/etc/ssl");
+	ITEST_ASSERT_EXIT(&r, 0);
+	entries = itest_kv(r.out, "entries");
+	cr_expect(itest_has_word(entries, "certs"), "/etc/ssl/certs missing%s", itest_ctx(&r));
+	for (tok = strtok_r(entries, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		bool ok = false;
+		for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+			ok |= itest_streq(tok, allowed[i]);
+		cr_expect(ok, "unexpected /etc/ssl/%s%s", tok, itest_ctx(&r));
+	}
+	itest_run_free(&r);
+
+	/* Python's ssl finds and loads the CA certificates. */
+	ITEST_RUN(&r, "--", "python3", "-c",
+		  "import ssl\n"
+		  "c = ssl.create_default_context()\n"
+		  "print('ca=%d' % c.cert_store_stats()['x509_ca'])\n");
+	ITEST_ASSERT_EXIT(&r, 0);
+	cr_expect(kv_ull(&r, "ca") > 0, "no CA certificate loaded%s", itest_ctx(&r));
+	itest_run_free(&r);
+}
