@@ -549,15 +549,16 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	r = prepare(&c, e);
 	if (r < 0)
 		goto out;
-	r = make_mask_source(&c, e);
-	if (r < 0)
-		goto out;
 
 	c.root_fd = new_tmpfs(1 << 20, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/", e);
 	if (c.root_fd < 0) {
 		r = c.root_fd;
 		goto out;
 	}
+	/* Beneath the new root, which is stacked on it at once. */
+	r = make_mask_source(&c, e);
+	if (r < 0)
+		goto out;
 	if (move_mount(c.root_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
 		r = nsb_error_set(e, nsb_negerrno(), STAGE, "attach the new root at '%s'",
 				  STAGING_DIR);
