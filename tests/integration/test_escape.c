@@ -327,9 +327,9 @@ NSB_ITEST(escape, host_device_nodes_cannot_be_changed)
 
 /* Keep in step with src/mount.c. */
 static const char *const masked[] = {
-	"kcore",      "keys",	      "key-users",    "timer_list",    "sched_debug",
-	"slabinfo",   "vmallocinfo",  "kpageflags",   "kpagecount",    "kpagecgroup",
-	"pagetypeinfo", "latency_stats", "config.gz", "acpi",	       "scsi",
+	"kcore",	"keys",		 "key-users",  "timer_list", "sched_debug",
+	"slabinfo",	"vmallocinfo",	 "kpageflags", "kpagecount", "kpagecgroup",
+	"pagetypeinfo", "latency_stats", "config.gz",  "acpi",	     "scsi",
 };
 
 static bool host_has(const char *name)

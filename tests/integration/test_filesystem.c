@@ -369,7 +369,7 @@ static bool opts_have(const char *opts, const char *word)
 
 NSB_ITEST(filesystem, dev_nodes_are_read_only_binds_that_still_work)
 {
-	static const char *const nodes[] = {"/dev/null",   "/dev/zero",    "/dev/full",
+	static const char *const nodes[] = {"/dev/null",   "/dev/zero",	   "/dev/full",
 					    "/dev/random", "/dev/urandom", "/dev/tty"};
 	struct itest_run r;
 	struct stat before, after;
@@ -423,10 +423,10 @@ NSB_ITEST(filesystem, dev_nodes_are_read_only_binds_that_still_work)
 
 /* Keep in step with src/mount.c. */
 static const char *const proc_masked[] = {
-	"/proc/kcore",	      "/proc/keys",	    "/proc/key-users",	 "/proc/timer_list",
-	"/proc/sched_debug",  "/proc/slabinfo",	    "/proc/vmallocinfo", "/proc/kpageflags",
-	"/proc/kpagecount",   "/proc/kpagecgroup",  "/proc/pagetypeinfo", "/proc/latency_stats",
-	"/proc/config.gz",    "/proc/acpi",	    "/proc/scsi",
+	"/proc/kcore",	     "/proc/keys",	  "/proc/key-users",	"/proc/timer_list",
+	"/proc/sched_debug", "/proc/slabinfo",	  "/proc/vmallocinfo",	"/proc/kpageflags",
+	"/proc/kpagecount",  "/proc/kpagecgroup", "/proc/pagetypeinfo", "/proc/latency_stats",
+	"/proc/config.gz",   "/proc/acpi",	  "/proc/scsi",
 };
 #define N_MASKED (sizeof(proc_masked) / sizeof(proc_masked[0]))
 
@@ -488,8 +488,8 @@ NSB_ITEST(filesystem, root_only_proc_files_are_masked)
 			ITEST_EXPECT_STR(&r, fact(&r, p, "entries"), "0");
 		else
 			ITEST_EXPECT_STR(&r, fact(&r, p, "bytes"), "0");
-		cr_expect(not(itest_streq(fact(&r, p, "write"), "ok")),
-			  "%s opens for writing%s", p, itest_ctx(&r));
+		cr_expect(not(itest_streq(fact(&r, p, "write"), "ok")), "%s opens for writing%s", p,
+			  itest_ctx(&r));
 		/* No capability: the cover stays. */
 		ITEST_EXPECT_STR(&r, fact(&r, p, "umount"), "EPERM");
 	}
