@@ -332,9 +332,10 @@ static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
 
 /*
  * Cover /proc/NAME with an empty read-only file or directory of its own
- * type.  Reading it gives nothing, opening it for writing fails with EROFS,
- * and the payload, holding no capability, cannot unmount the cover; in a
- * nested user namespace the kernel locks it to the mounts beneath.
+ * type.  Reading it gives nothing, opening it for writing fails (mode 0444
+ * or 0555 on a read-only mount), and the payload, holding no capability,
+ * cannot unmount the cover; in a nested user namespace the kernel locks it
+ * to the mounts beneath, and refuses a new procfs because of it.
  */
 static int mask_proc_entry(struct mount_ctx *c, int proc, const char *name, struct nsb_error *e)
 {
