@@ -116,7 +116,8 @@ char *itest_rec(const struct itest_run *r, const char *path);
 /* Lists as written in the record or the probe output contain word? */
 bool itest_has_word(const char *list, const char *word);
 
-/* PIDs of host processes whose command line contains needle (not zombies). */
+/* PIDs of host processes whose command line or executable path contains needle
+ * (not zombies). */
 int itest_find_procs(const char *needle, pid_t *pids, int max);
 
 /* Milliseconds on the monotonic clock; sleep in ms. */
