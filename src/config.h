@@ -21,6 +21,8 @@
 #define NSB_MAX_MEMORY	      (1ull << 40) /* --memory */
 #define NSB_MIN_MEMORY	      (1ull << 20)
 #define NSB_MAX_PIDS	      4194304 /* PID_MAX_LIMIT */
+#define NSB_DEFAULT_PIDS      4096	    /* without --pids, where it can be enforced */
+#define NSB_PIDS_UNLIMITED    UINT64_MAX    /* --pids unlimited */
 #define NSB_MAX_CPUS_MILLI    (1024 * 1000)
 #define NSB_MAX_TIMEOUT_MS    (366ull * 24 * 3600 * 1000)
 #define NSB_MAX_KILL_AFTER_MS (3600ull * 1000)
@@ -69,7 +71,7 @@ struct nsb_config {
 
 	/* Limits and lifetime (0 = not set). */
 	uint64_t memory;     /* bytes */
-	uint64_t pids;	     /* processes, init included */
+	uint64_t pids;	     /* processes, init included; NSB_PIDS_UNLIMITED */
 	uint64_t cpus_milli; /* 1000 = one CPU */
 	uint64_t timeout_ms;
 	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -304,7 +305,8 @@ static void warn_fallbacks(void)
 		fprintf(stderr,
 			"nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
 			fallback_why);
-	if (plan.limits.pids_via == NSB_VIA_RLIMIT)
+	/* The default was not asked for: the record says how it is enforced. */
+	if (plan.limits.pids_via == NSB_VIA_RLIMIT && !plan.limits.pids_default)
 		fprintf(stderr,
 			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
 			fallback_why);
@@ -349,18 +351,21 @@ static int kill_cgroup(void *ud)
  * first; the rlimit fallback only where DESIGN allows it, announced on
  * stderr and in the record.
  */
+static struct nsb_limits_host lim_host;
+
 static int setup_limits(struct nsb_error *e)
 {
 	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
 	const char *need[4];
 	size_t n = 0;
-	struct nsb_error why = {0};
-	bool cg_ok;
+	struct nsb_error why = {0}, pids_why = {0};
+	bool cg_ok, asked_pids = cfg.pids && cfg.pids != NSB_PIDS_UNLIMITED;
+	struct rlimit nproc;
 	int r;
 
 	if (cfg.memory)
 		need[n++] = "memory";
-	if (cfg.pids)
+	if (asked_pids)
 		need[n++] = "pids";
 	if (cfg.cpus_milli)
 		need[n++] = "cpu";
@@ -376,11 +381,26 @@ static int setup_limits(struct nsb_error *e)
 		return -e->err;
 	}
 
-	r = nsb_limits_decide(&cfg, cg_ok, why.message, getuid(), &plan.limits, e);
+	lim_host.cgroup_ok = cg_ok;
+	lim_host.cgroup_pids = cg_ok && asked_pids;
+	/* The default pids limit rides on the cgroup only where the pids
+	 * controller is there too: asked only now, so that its absence never
+	 * costs the asked limits their cgroup. */
+	if (cg_ok && !cfg.pids) {
+		need[n++] = "pids";
+		need[n] = NULL;
+		lim_host.cgroup_pids = nsb_cgroup_usable(&cgo, need, &pids_why) == 0;
+	}
+	lim_host.uid = getuid();
+	lim_host.nproc_hard = UINT64_MAX;
+	if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
+		lim_host.nproc_hard = nproc.rlim_max;
+	snprintf(fallback_why, sizeof(fallback_why), "%s", why.message);
+	lim_host.why_not = fallback_why;
+	r = nsb_limits_decide(&cfg, &lim_host, &plan.limits, e);
 	if (r < 0)
 		return r;
 
-	snprintf(fallback_why, sizeof(fallback_why), "%s", why.message);
 	cg_usable = cg_ok;
 	return 0;
 }
@@ -394,14 +414,15 @@ static int setup_limits(struct nsb_error *e)
 static int create_cgroup(struct nsb_error *e)
 {
 	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
-	bool wanted = cfg.memory || cfg.pids || cfg.cpus_milli;
+	bool wanted = cfg.memory || (cfg.pids && cfg.pids != NSB_PIDS_UNLIMITED) || cfg.cpus_milli;
 	int r;
 
 	if (!cg_usable)
 		return 0;
 	struct nsb_cgroup_limits lim = {
 		.memory_max = cfg.memory,
-		.pids_max = cfg.pids,
+		/* the asked limit or the default, when the cgroup enforces it */
+		.pids_max = plan.limits.pids_via == NSB_VIA_CGROUP ? plan.limits.pids : 0,
 		.cpu_quota_us = cfg.cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000,
 		.cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT,
 	};
@@ -410,7 +431,16 @@ static int create_cgroup(struct nsb_error *e)
 		fprintf(stderr,
 			"nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
 			e->message);
+		/* Decided again without a cgroup: the default pids limit
+		 * moves to RLIMIT_NPROC or is recorded as not enforced.
+		 * Nothing was asked for, so this cannot fail. */
+		lim_host.cgroup_ok = false;
+		lim_host.cgroup_pids = false;
+		snprintf(fallback_why, sizeof(fallback_why), "%s", e->message);
 		nsb_error_clear(e);
+		r = nsb_limits_decide(&cfg, &lim_host, &plan.limits, e);
+		if (r < 0)
+			return r;
 		plan.limits.use_cgroup = false;
 		return 0;
 	}
@@ -490,6 +520,8 @@ static void fill_enforced(struct nsb_result *res, const struct nsb_sandbox *sbx)
 	en->memory_via = nsb_via_name(l->memory_via);
 	en->pids_max = l->pids;
 	en->pids_via = nsb_via_name(l->pids_via);
+	en->pids_default = l->pids_default;
+	en->pids_reason = l->pids_unenforced;
 	en->cpus_milli = l->cpus_milli;
 	en->cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT;
 	en->cpu_quota_us = l->cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000;

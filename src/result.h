@@ -66,6 +66,8 @@ struct nsb_enforced {
 	const char *memory_via; /* "cgroup" | "rlimit" */
 	uint64_t pids_max;
 	const char *pids_via;
+	bool pids_default;	 /* the limit is nsbox's default, not asked for */
+	const char *pids_reason; /* why no pids limit is enforced (then pids_via is NULL) */
 	uint64_t cpus_milli;
 	uint64_t cpu_quota_us, cpu_period_us;
 	const char *cpus_via;
