@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "cgroup.h"
 #include "cli.h"
+#include "dac.h"
 #include "front.h"
 #include "limitplan.h"
 #include "init.h"
@@ -311,6 +313,63 @@ static void warn_fallbacks(void)
 			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
 			fallback_why);
 }
+
+/*
+ * Root inside the sandbox is uid 0 without CAP_DAC_OVERRIDE: a writable bind
+ * of another user's directory answers EACCES there, which surprises a root
+ * caller used to writing anywhere.  Say so before the run, once per bind,
+ * and in the record.  (An unprivileged caller is judged by the same bits
+ * outside, so nothing is new to it.)
+ */
+static char warn_path[NSB_RESULT_MAX_WARNINGS][NSB_MAX_PATH + 1];
+static char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
+
+static void warn_unwritable_binds(struct nsb_result *res)
+{
+	gid_t groups[NGROUPS_MAX];
+	int n_groups;
+
+	if (facts.uid != 0)
+		return;
+	n_groups = getgroups(ARRAY_SIZE(groups), groups);
+	if (n_groups < 0)
+		n_groups = 0;
+	for (size_t i = 0; i < plan.n_ops; i++) {
+		const struct nsb_mount_op *op = &plan.ops[i];
+		char msg[NSB_ERR_MESSAGE_MAX], owner[64];
+		struct stat st;
+
+		if (!op->user || op->kind != NSB_OP_BIND || op->readonly || stat(op->src, &st) < 0)
+			continue;
+		struct nsb_dac_inode ino = {.uid = st.st_uid, .gid = st.st_gid, .mode = st.st_mode};
+		/* Creating an entry in a directory takes write and search. */
+		int want = S_ISDIR(st.st_mode) ? W_OK | X_OK : W_OK;
+		if (nsb_dac_allows(&ino, 0, facts.gid, groups, (size_t)n_groups, want))
+			continue;
+		const struct passwd *pw = getpwuid(st.st_uid);
+		if (pw)
+			snprintf(owner, sizeof(owner), "%s", pw->pw_name);
+		else
+			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+		snprintf(msg, sizeof(msg),
+			 "--rw '%s' is owned by %s (uid %u, gid %u) with mode %04o: root inside the sandbox has no CAP_DAC_OVERRIDE, so writing there fails with EACCES; %s%s",
+			 op->src, owner, (unsigned)st.st_uid, (unsigned)st.st_gid,
+			 (unsigned)(st.st_mode & 07777),
+			 st.st_uid == 0 ? "give its owner write permission (chmod u+w)"
+					: "chown it to root, or run nsbox as ",
+			 st.st_uid == 0 ? "" : owner);
+		fprintf(stderr, "nsbox: warning: %s\n", msg);
+		if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
+			size_t k = res->n_warnings++;
+			snprintf(warn_path[k], sizeof(warn_path[k]), "%s", op->src);
+			snprintf(warn_msg[k], sizeof(warn_msg[k]), "%s", msg);
+			res->warnings[k].kind = "rw_not_writable";
+			res->warnings[k].path = warn_path[k];
+			res->warnings[k].message = warn_msg[k];
+		}
+	}
+}
+
 static struct nsb_bpf bpf;
 
 /* Write the compiled program for --seccomp-export (only for a run the gate
@@ -648,6 +707,7 @@ int main(int argc, char *argv[])
 		return usage_failure(&res, &e, start);
 	}
 	warn_fallbacks();
+	warn_unwritable_binds(&res);
 
 	r = create_cgroup(&e);
 	if (r < 0) {

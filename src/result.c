@@ -389,6 +389,19 @@ static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	}
 	nsb_json_end_array(&j);
 
+	if (r->n_warnings) {
+		nsb_json_key(&j, "warnings");
+		nsb_json_begin_array(&j);
+		for (size_t i = 0; i < r->n_warnings && i < ARRAY_SIZE(r->warnings); i++) {
+			nsb_json_begin_object(&j);
+			put_str(&j, "kind", r->warnings[i].kind);
+			put_str(&j, "path", r->warnings[i].path);
+			put_str(&j, "message", r->warnings[i].message);
+			nsb_json_end_object(&j);
+		}
+		nsb_json_end_array(&j);
+	}
+
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);
