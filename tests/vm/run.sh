@@ -14,12 +14,14 @@
 # (a nested or restricted host answers "KVM internal error. Suberror: 1 ...
 # emulation failure" on qemu's stderr and then stops the guest, silently,
 # forever).  So qemu's stderr and the serial log are watched while it runs:
-#   - a KVM error on stderr, or KVM exiting early, or no serial output from
-#     KVM within NSBOX_VM_KVM_PROBE seconds (default 30): TCG instead (auto)
-#     or failure (kvm);
+#   - a KVM error on stderr, or qemu exiting before the guest said anything
+#     (as on a host where KVM "failed to set MSR"), or no serial output under
+#     KVM within NSBOX_VM_KVM_PROBE seconds (default 15; SeaBIOS prints its
+#     banner within a second): TCG instead (auto) or failure (kvm);
 #   - no serial output at all within NSBOX_VM_BOOT_SILENCE seconds (default
-#     120) of a TCG boot, or none for NSBOX_VM_SILENCE seconds (default 240)
-#     once the VM has spoken: failure, with a line saying so;
+#     60) of a TCG boot, or none for NSBOX_VM_SILENCE seconds (default 120)
+#     once the VM has spoken (tests/vm/init.sh streams every test's output):
+#     failure, with a line saying so;
 #   - TIMEOUT_SECONDS (default 300) for the whole run.
 # NSBOX_VM_QEMU names the qemu binary (default qemu-system-x86_64 on PATH),
 # NSBOX_VM_KVM_DEV the KVM device (default /dev/kvm); tests/vm/test-run.sh
@@ -36,9 +38,9 @@ log=$3
 limit=${4:-300}
 qemu=${NSBOX_VM_QEMU:-qemu-system-x86_64}
 kvm_dev=${NSBOX_VM_KVM_DEV:-/dev/kvm}
-kvm_probe=${NSBOX_VM_KVM_PROBE:-30}
-boot_silence=${NSBOX_VM_BOOT_SILENCE:-120}
-silence=${NSBOX_VM_SILENCE:-240}
+kvm_probe=${NSBOX_VM_KVM_PROBE:-15}
+boot_silence=${NSBOX_VM_BOOT_SILENCE:-60}
+silence=${NSBOX_VM_SILENCE:-120}
 errlog=$log.qemu-stderr
 
 mode=${NSBOX_VM_ACCEL:-auto}
