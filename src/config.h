@@ -21,8 +21,6 @@
 #define NSB_MAX_MEMORY	      (1ull << 40) /* --memory */
 #define NSB_MIN_MEMORY	      (1ull << 20)
 #define NSB_MAX_PIDS	      4194304 /* PID_MAX_LIMIT */
-#define NSB_DEFAULT_PIDS      4096	    /* without --pids, where it can be enforced */
-#define NSB_PIDS_UNLIMITED    UINT64_MAX    /* --pids unlimited */
 #define NSB_MAX_CPUS_MILLI    (1024 * 1000)
 #define NSB_MAX_TIMEOUT_MS    (366ull * 24 * 3600 * 1000)
 #define NSB_MAX_KILL_AFTER_MS (3600ull * 1000)
@@ -38,6 +36,10 @@
 #define NSB_DEFAULT_HOSTNAME	  "nsbox"
 #define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */
 #define NSB_DEFAULT_TMPFS_SIZE	  (64ull << 20)	 /* --tmpfs DEST without :SIZE */
+
+/* Without --pids, where a pids cgroup or RLIMIT_NPROC can enforce it. */
+#define NSB_DEFAULT_PIDS   4096
+#define NSB_PIDS_UNLIMITED UINT64_MAX /* --pids unlimited */
 
 enum nsb_mount_kind {
 	NSB_MOUNT_RO,

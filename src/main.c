@@ -351,13 +351,14 @@ static void warn_unwritable_binds(struct nsb_result *res)
 			snprintf(owner, sizeof(owner), "%s", pw->pw_name);
 		else
 			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
-		snprintf(msg, sizeof(msg),
-			 "--rw '%s' is owned by %s (uid %u, gid %u) with mode %04o: root inside the sandbox has no CAP_DAC_OVERRIDE, so writing there fails with EACCES; %s%s",
-			 op->src, owner, (unsigned)st.st_uid, (unsigned)st.st_gid,
-			 (unsigned)(st.st_mode & 07777),
-			 st.st_uid == 0 ? "give its owner write permission (chmod u+w)"
-					: "chown it to root, or run nsbox as ",
-			 st.st_uid == 0 ? "" : owner);
+		snprintf(
+			msg, sizeof(msg),
+			"--rw '%s' is owned by %s (uid %u, gid %u) with mode %04o: root inside the sandbox has no CAP_DAC_OVERRIDE, so writing there fails with EACCES; %s%s",
+			op->src, owner, (unsigned)st.st_uid, (unsigned)st.st_gid,
+			(unsigned)(st.st_mode & 07777),
+			st.st_uid == 0 ? "give its owner write permission (chmod u+w)"
+				       : "chown it to root, or run nsbox as ",
+			st.st_uid == 0 ? "" : owner);
 		fprintf(stderr, "nsbox: warning: %s\n", msg);
 		if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
 			size_t k = res->n_warnings++;

@@ -263,8 +263,7 @@ NSB_ITEST(limits, pids_unlimited_lifts_the_default)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.max"), "null");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.via"), "null");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.default"), "false");
-	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.limits.pids.reason"),
-			      "--pids unlimited");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.limits.pids.reason"), "--pids unlimited");
 	cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 0), "warning lines%s",
 		  itest_ctx(&r));
 	itest_run_free(&r);

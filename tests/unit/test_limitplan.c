@@ -12,10 +12,14 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
+#include "cli.h"
 #include "config.h"
 #include "dac.h"
 #include "limitplan.h"
 #include "unit.h"
+
+/* argv literals for nsb_cli_parse (-Wwrite-strings makes them const). */
+#pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"
 
 static struct nsb_config cfg;
 static struct nsb_error err;
@@ -214,8 +218,8 @@ Test(limitplan, memory_without_cgroup_uses_rlimits_and_keeps_the_default, .init 
 
 static const gid_t no_groups[1];
 
-static bool root_may(uid_t ouid, gid_t ogid, mode_t mode, gid_t gid, const gid_t *groups,
-		     size_t n, int want)
+static bool root_may(uid_t ouid, gid_t ogid, mode_t mode, gid_t gid, const gid_t *groups, size_t n,
+		     int want)
 {
 	struct nsb_dac_inode ino = {.uid = ouid, .gid = ogid, .mode = mode};
 	return nsb_dac_allows(&ino, 0, gid, groups, n, want);
@@ -262,4 +266,22 @@ Test(dac, a_regular_file_needs_only_write)
 	cr_expect(not(root_may(1001, 1001, 0644, 0, no_groups, 0, W_OK)));
 	/* want 0 (F_OK) is always allowed. */
 	cr_expect(root_may(1001, 1001, 0, 0, no_groups, 0, 0));
+}
+
+/* ---- --pids unlimited on the command line ---- */
+
+Test(limitplan, cli_takes_pids_unlimited)
+{
+	static struct nsb_config c;
+	struct nsb_error e = {0};
+	char *ok[] = {"nsbox", "--pids", "unlimited", "--", "true", NULL};
+	char *bad[] = {"nsbox", "--pids", "unlimitedx", "--", "true", NULL};
+	char *num[] = {"nsbox", "--pids", "64", "--", "true", NULL};
+
+	cr_assert(eq(int, nsb_cli_parse(5, ok, &c, &e), 0), "%s", e.message);
+	cr_expect(eq(u64, c.pids, NSB_PIDS_UNLIMITED));
+	cr_assert(eq(int, nsb_cli_parse(5, num, &c, &e), 0), "%s", e.message);
+	cr_expect(eq(u64, c.pids, 64));
+	cr_expect(eq(int, nsb_cli_parse(5, bad, &c, &e), -EINVAL));
+	cr_expect(strstr(e.hint, "'unlimited'") != NULL, "%s", e.hint);
 }
