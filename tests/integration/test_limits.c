@@ -348,6 +348,17 @@ NSB_ITEST(limits, rw_dir_root_cannot_write_is_warned_about)
 		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
 		ITEST_EXPECT_LACKS(&r, r.err, "warning");
 		itest_run_free(&r);
+
+		/* Root's own directory whose mode denies writing: the bits
+		 * decide for root as for anyone. */
+		itest_mkdir(&itest_cur, "sealed");
+		chown_to("sealed", 0, 0, 0555);
+		ITEST_RUN(&r, "--rw", "sealed", "--", "./probe", "write", "sealed/x");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EACCES");
+		ITEST_EXPECT_CONTAINS(&r, r.err, "mode 0555");
+		ITEST_EXPECT_CONTAINS(&r, r.err, "chmod u+w");
+		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "warnings"), "rw_not_writable");
+		itest_run_free(&r);
 	}
 }
 
