@@ -269,12 +269,13 @@ NSB_ITEST(limits, pids_unlimited_lifts_the_default)
 	itest_run_free(&r);
 }
 
-NSB_ITEST(limits, asked_pids_is_not_marked_default)
+/* As a user only: root without a cgroup is refused (tested above). */
+Test(limits, asked_pids_is_not_marked_default, .timeout = 60, .fini = itest_project_fini)
 {
 	struct itest_run r;
 
-	if (!as_user) /* refused for root without a cgroup: tested above */
-		return;
+	itest_require_user();
+	itest_project_setup(&itest_cur, true);
 	ITEST_RUN(&r, "--pids", "64", "--", "cat", "/proc/self/limits");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, max_processes(r.out), "64");
