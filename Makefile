@@ -12,13 +12,24 @@ CC         ?= gcc
 PKG_CONFIG ?= pkg-config
 BUILD      ?= build
 
-# Debian packages needed to build and test (make deps installs them).
+# Debian packages needed to build and test (make deps installs them, without
+# recommended packages).  The VM tests' packages (VM_DEPS_PKGS, tests/vm/vm.mk)
+# come with `make deps-vm`, or on demand from `make check-vm` as root, so
+# that `make demo` stays light; .ci/run installs both.
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
-	qemu-system-x86 busybox-static cpio kmod git make gcc passwd util-linux
+	kmod git make gcc passwd util-linux
+APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl
+
+# pkg-config runs when a recipe first needs its answer, once, never while the
+# Makefile is read: on a fresh machine `make demo` reads this file before
+# `make deps` has installed pkg-config and the libraries.
+lazy_pkg = $(eval $(1) := $$(shell $$(PKG_CONFIG) $(2)))$($(1))
+PKG_CFLAGS = $(call lazy_pkg,PKG_CFLAGS,--cflags $(PKGS))
+PKG_LIBS = $(call lazy_pkg,PKG_LIBS,--libs $(PKGS))
 
 WARN := -Wall -Wextra -Werror -Wformat=2 -Wformat-security -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
@@ -39,9 +50,9 @@ endif
 
 CPPFLAGS += -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" \
 	-DNSB_PROFILEDIR=\"$(PROFILEDIR)\" -DNSB_SRCDIR=\"$(CURDIR)\"
-CFLAGS   += -std=gnu11 -g $(OPT) $(WARN) $(HARDEN) $(shell $(PKG_CONFIG) --cflags $(PKGS))
+CFLAGS   += -std=gnu11 -g $(OPT) $(WARN) $(HARDEN) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--as-needed $(SANLD)
-LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS))
+LDLIBS   += $(PKG_LIBS)
 
 SRCS      := $(sort $(wildcard src/*.c))
 LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
@@ -56,8 +67,8 @@ INTEG_HELPERS := $(filter-out $(INTEG_SRCS),$(wildcard tests/integration/*.c))
 PROBE      := $(BUILD)/probe
 ESCAPE     := $(BUILD)/escape
 
-CRITERION_CFLAGS := $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
-CRITERION_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
+CRITERION_CFLAGS = $(call lazy_pkg,CRITERION_CFLAGS,--cflags criterion 2>/dev/null)
+CRITERION_LIBS   = $(call lazy_pkg,CRITERION_LIBS,--libs criterion 2>/dev/null)
 
 # Criterion prints its "Synthesis:" line per binary; keep it in the log.
 CRITERION_FLAGS ?= --jobs 2
@@ -114,7 +125,7 @@ integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(INTEG_BINS) check-user
 		NSBOX_ESCAPE=$(abspath $(ESCAPE)) \
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
-check: all unit integration check-vm
+check: all unit integration check-vm-runner check-vm
 
 # The whole suite under AddressSanitizer + UBSan.  Reports go to files so that
 # a report in a Criterion worker or in a sandbox child is never lost: any
@@ -141,9 +152,9 @@ FUZZ_SRCS    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
 FUZZ_LIB_OBJS := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
-FUZZ_CFLAGS  := -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARN) -Wno-error=unused-command-line-argument \
+FUZZ_CFLAGS  = -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARN) -Wno-error=unused-command-line-argument \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	$(shell $(PKG_CONFIG) --cflags $(PKGS))
+	$(PKG_CFLAGS)
 
 $(FUZZ_BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -247,7 +258,7 @@ lint-cppcheck:
 # clang-tidy with the committed .clang-tidy (every finding is an error).
 lint-tidy:
 	@printf '%s\n' $(SRCS) | xargs -P $$(nproc) -I{} sh -c \
-		'clang-tidy --quiet {} -- -std=gnu11 $(LINT_CPPFLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS)) \
+		'clang-tidy --quiet {} -- -std=gnu11 $(LINT_CPPFLAGS) $(PKG_CFLAGS) \
 			2>/dev/null || { echo "clang-tidy: {}"; exit 1; }'
 
 lint: lint-cppcheck lint-tidy
@@ -269,12 +280,15 @@ install: $(BUILD)/nsbox
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEPS_PKGS); \
+		apt-get update -qq && $(APT_INSTALL) $(DEPS_PKGS); \
 	else \
-		echo "run as root: apt-get install -y $(DEPS_PKGS)"; \
+		echo "run as root: apt-get install -y --no-install-recommends $(DEPS_PKGS)"; \
 	fi
 
-demo: deps all
+# A second make reads the Makefile again once the dependencies are there
+# (and keeps -j from building before deps is done).
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@bash examples/run-demo.sh $(abspath $(BUILD)/nsbox)
 
 clean:

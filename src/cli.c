@@ -30,7 +30,8 @@ const char nsb_cli_usage[] =
 	"\n"
 	"Limits and lifetime:\n"
 	"  --memory SIZE         memory limit (k/M/G/T suffixes; at least 1M)\n"
-	"  --pids N              at most N processes, nsbox's init included\n"
+	"  --pids N|unlimited    at most N processes, nsbox's init included (default\n"
+	"                        4096 where a pids cgroup or RLIMIT_NPROC can enforce it)\n"
 	"  --cpus FRACTION       CPU time as a number of CPUs, e.g. 0.5 or 2 (cgroup v2 only)\n"
 	"  --timeout SECONDS     SIGTERM at the deadline, then SIGKILL (fractions allowed)\n"
 	"  --kill-after SECONDS  grace between SIGTERM and SIGKILL (default 2)\n"
@@ -436,10 +437,14 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 					"--memory '%s': invalid size", optarg);
 			break;
 		case OPT_PIDS:
+			if (strcmp(optarg, "unlimited") == 0) {
+				c->pids = NSB_PIDS_UNLIMITED;
+				break;
+			}
 			if (nsb_parse_uint(optarg, NSB_MAX_PIDS, &c->pids) < 0 || c->pids < 2)
 				return usage_err(
 					e, EINVAL,
-					"N counts nsbox's init too: at least 2, at most 4194304",
+					"N counts nsbox's init too: at least 2, at most 4194304; 'unlimited' lifts the default",
 					"--pids '%s': invalid number of processes", optarg);
 			break;
 		case OPT_CPUS:

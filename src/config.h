@@ -37,6 +37,10 @@
 #define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */
 #define NSB_DEFAULT_TMPFS_SIZE	  (64ull << 20)	 /* --tmpfs DEST without :SIZE */
 
+/* Without --pids, where a pids cgroup or RLIMIT_NPROC can enforce it. */
+#define NSB_DEFAULT_PIDS   4096
+#define NSB_PIDS_UNLIMITED UINT64_MAX /* --pids unlimited */
+
 enum nsb_mount_kind {
 	NSB_MOUNT_RO,
 	NSB_MOUNT_RW,
@@ -69,7 +73,7 @@ struct nsb_config {
 
 	/* Limits and lifetime (0 = not set). */
 	uint64_t memory;     /* bytes */
-	uint64_t pids;	     /* processes, init included */
+	uint64_t pids;	     /* processes, init included; NSB_PIDS_UNLIMITED */
 	uint64_t cpus_milli; /* 1000 = one CPU */
 	uint64_t timeout_ms;
 	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */

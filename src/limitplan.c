@@ -18,22 +18,62 @@ const char *nsb_via_name(enum nsb_via v)
 	return NULL;
 }
 
-int nsb_limits_decide(const struct nsb_config *c, bool cgroup_ok, const char *why_not, uid_t uid,
+/*
+ * The default pids limit, where something can enforce it.  It was not asked
+ * for, so it never fails the run: where nothing can enforce it, *l says why
+ * (static text: the record outlives this call).
+ */
+static void decide_default_pids(const struct nsb_config *c, const struct nsb_limits_host *h,
+				struct nsb_limits *l)
+{
+	l->pids_default = true;
+	if (h->cgroup_ok && h->cgroup_pids) {
+		l->pids = NSB_DEFAULT_PIDS;
+		l->pids_via = NSB_VIA_CGROUP;
+		return;
+	}
+	/* --require-cgroup: no rlimit stands in for a cgroup, not even here. */
+	if (c->require_cgroup) {
+		l->pids_unenforced =
+			"not enforced: the cgroup has no pids controller and --require-cgroup rules out RLIMIT_NPROC";
+		return;
+	}
+	/* The kernel exempts the global root user from RLIMIT_NPROC
+	 * (copy_process), and a root caller is mapped to itself. */
+	if (h->uid == 0) {
+		l->pids_unenforced =
+			"not enforced: no cgroup v2 pids controller, and the kernel does not apply RLIMIT_NPROC to uid 0";
+		return;
+	}
+	/* An unprivileged caller cannot raise its hard limit: a lower one
+	 * already there is the tighter bound, keep it rather than fail. */
+	l->pids = h->nproc_hard < NSB_DEFAULT_PIDS ? h->nproc_hard : NSB_DEFAULT_PIDS;
+	l->pids_via = NSB_VIA_RLIMIT;
+}
+
+int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *h,
 		      struct nsb_limits *ret, struct nsb_error *e)
 {
+	bool unlimited = c->pids == NSB_PIDS_UNLIMITED;
+	uint64_t pids = unlimited ? 0 : c->pids; /* asked for */
 	struct nsb_limits l = {
 		.memory = c->memory,
-		.pids = c->pids,
+		.pids = pids,
 		.cpus_milli = c->cpus_milli,
 	};
-	bool wanted = c->memory || c->pids || c->cpus_milli;
-	const char *why = why_not && *why_not ? why_not : "cgroup v2 is not usable";
+	bool wanted = c->memory || pids || c->cpus_milli;
+	const char *why = h->why_not && *h->why_not ? h->why_not : "cgroup v2 is not usable";
 
-	if (cgroup_ok) {
+	if (unlimited)
+		l.pids_unenforced = "lifted by --pids unlimited";
+
+	if (h->cgroup_ok) {
 		l.use_cgroup = true;
 		l.memory_via = c->memory ? NSB_VIA_CGROUP : NSB_VIA_NONE;
-		l.pids_via = c->pids ? NSB_VIA_CGROUP : NSB_VIA_NONE;
+		l.pids_via = pids ? NSB_VIA_CGROUP : NSB_VIA_NONE;
 		l.cpus_via = c->cpus_milli ? NSB_VIA_CGROUP : NSB_VIA_NONE;
+		if (!c->pids)
+			decide_default_pids(c, h, &l);
 		*ret = l;
 		return 0;
 	}
@@ -59,7 +99,7 @@ int nsb_limits_decide(const struct nsb_config *c, bool cgroup_ok, const char *wh
 	 * exempts INIT_USER in copy_process), and a root caller is mapped to
 	 * itself: the fallback would be a silent no-op, so refuse.
 	 */
-	if (c->pids && uid == 0) {
+	if (pids && h->uid == 0) {
 		nsb_error_setx(
 			e, EOPNOTSUPP, "limits",
 			"--pids cannot be enforced for uid 0 without cgroup v2 (the kernel does not apply RLIMIT_NPROC to root): %s",
@@ -69,7 +109,9 @@ int nsb_limits_decide(const struct nsb_config *c, bool cgroup_ok, const char *wh
 			"run nsbox as an unprivileged user, or give it a cgroup v2 subtree with the pids controller (--cgroup-parent)");
 	}
 	l.memory_via = c->memory ? NSB_VIA_RLIMIT : NSB_VIA_NONE;
-	l.pids_via = c->pids ? NSB_VIA_RLIMIT : NSB_VIA_NONE;
+	l.pids_via = pids ? NSB_VIA_RLIMIT : NSB_VIA_NONE;
+	if (!c->pids)
+		decide_default_pids(c, h, &l);
 	*ret = l;
 	return 0;
 }

@@ -7,16 +7,19 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "cli.h"
+#include "dac.h"
 #include "front.h"
 #include "limitplan.h"
 #include "init.h"
@@ -304,11 +307,70 @@ static void warn_fallbacks(void)
 		fprintf(stderr,
 			"nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
 			fallback_why);
-	if (plan.limits.pids_via == NSB_VIA_RLIMIT)
+	/* The default was not asked for: the record says how it is enforced. */
+	if (plan.limits.pids_via == NSB_VIA_RLIMIT && !plan.limits.pids_default)
 		fprintf(stderr,
 			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
 			fallback_why);
 }
+
+/*
+ * Root inside the sandbox is uid 0 without CAP_DAC_OVERRIDE: a writable bind
+ * of another user's directory answers EACCES there, which surprises a root
+ * caller used to writing anywhere.  Say so before the run, once per bind,
+ * and in the record.  (An unprivileged caller is judged by the same bits
+ * outside, so nothing is new to it.)
+ */
+static char warn_path[NSB_RESULT_MAX_WARNINGS][NSB_MAX_PATH + 1];
+static char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
+
+static void warn_unwritable_binds(struct nsb_result *res)
+{
+	gid_t groups[NGROUPS_MAX];
+	int n_groups;
+
+	if (facts.uid != 0)
+		return;
+	n_groups = getgroups(ARRAY_SIZE(groups), groups);
+	if (n_groups < 0)
+		n_groups = 0;
+	for (size_t i = 0; i < plan.n_ops; i++) {
+		const struct nsb_mount_op *op = &plan.ops[i];
+		char msg[NSB_ERR_MESSAGE_MAX], owner[64];
+		struct stat st;
+
+		if (!op->user || op->kind != NSB_OP_BIND || op->readonly || stat(op->src, &st) < 0)
+			continue;
+		struct nsb_dac_inode ino = {.uid = st.st_uid, .gid = st.st_gid, .mode = st.st_mode};
+		/* Creating an entry in a directory takes write and search. */
+		int want = S_ISDIR(st.st_mode) ? W_OK | X_OK : W_OK;
+		if (nsb_dac_allows(&ino, 0, facts.gid, groups, (size_t)n_groups, want))
+			continue;
+		const struct passwd *pw = getpwuid(st.st_uid);
+		if (pw)
+			snprintf(owner, sizeof(owner), "%s", pw->pw_name);
+		else
+			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+		snprintf(
+			msg, sizeof(msg),
+			"--rw '%s' is owned by %s (uid %u, gid %u) with mode %04o: root inside the sandbox has no CAP_DAC_OVERRIDE, so writing there fails with EACCES; %s%s",
+			op->src, owner, (unsigned)st.st_uid, (unsigned)st.st_gid,
+			(unsigned)(st.st_mode & 07777),
+			st.st_uid == 0 ? "give its owner write permission (chmod u+w)"
+				       : "chown it to root, or run nsbox as ",
+			st.st_uid == 0 ? "" : owner);
+		fprintf(stderr, "nsbox: warning: %s\n", msg);
+		if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
+			size_t k = res->n_warnings++;
+			snprintf(warn_path[k], sizeof(warn_path[k]), "%s", op->src);
+			snprintf(warn_msg[k], sizeof(warn_msg[k]), "%s", msg);
+			res->warnings[k].kind = "rw_not_writable";
+			res->warnings[k].path = warn_path[k];
+			res->warnings[k].message = warn_msg[k];
+		}
+	}
+}
+
 static struct nsb_bpf bpf;
 
 /* Write the compiled program for --seccomp-export (only for a run the gate
@@ -349,18 +411,21 @@ static int kill_cgroup(void *ud)
  * first; the rlimit fallback only where DESIGN allows it, announced on
  * stderr and in the record.
  */
+static struct nsb_limits_host lim_host;
+
 static int setup_limits(struct nsb_error *e)
 {
 	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
 	const char *need[4];
 	size_t n = 0;
-	struct nsb_error why = {0};
-	bool cg_ok;
+	struct nsb_error why = {0}, pids_why = {0};
+	bool cg_ok, asked_pids = cfg.pids && cfg.pids != NSB_PIDS_UNLIMITED;
+	struct rlimit nproc;
 	int r;
 
 	if (cfg.memory)
 		need[n++] = "memory";
-	if (cfg.pids)
+	if (asked_pids)
 		need[n++] = "pids";
 	if (cfg.cpus_milli)
 		need[n++] = "cpu";
@@ -376,11 +441,26 @@ static int setup_limits(struct nsb_error *e)
 		return -e->err;
 	}
 
-	r = nsb_limits_decide(&cfg, cg_ok, why.message, getuid(), &plan.limits, e);
+	lim_host.cgroup_ok = cg_ok;
+	lim_host.cgroup_pids = cg_ok && asked_pids;
+	/* The default pids limit rides on the cgroup only where the pids
+	 * controller is there too: asked only now, so that its absence never
+	 * costs the asked limits their cgroup. */
+	if (cg_ok && !cfg.pids) {
+		need[n++] = "pids";
+		need[n] = NULL;
+		lim_host.cgroup_pids = nsb_cgroup_usable(&cgo, need, &pids_why) == 0;
+	}
+	lim_host.uid = getuid();
+	lim_host.nproc_hard = UINT64_MAX;
+	if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
+		lim_host.nproc_hard = nproc.rlim_max;
+	snprintf(fallback_why, sizeof(fallback_why), "%s", why.message);
+	lim_host.why_not = fallback_why;
+	r = nsb_limits_decide(&cfg, &lim_host, &plan.limits, e);
 	if (r < 0)
 		return r;
 
-	snprintf(fallback_why, sizeof(fallback_why), "%s", why.message);
 	cg_usable = cg_ok;
 	return 0;
 }
@@ -394,14 +474,15 @@ static int setup_limits(struct nsb_error *e)
 static int create_cgroup(struct nsb_error *e)
 {
 	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
-	bool wanted = cfg.memory || cfg.pids || cfg.cpus_milli;
+	bool wanted = cfg.memory || (cfg.pids && cfg.pids != NSB_PIDS_UNLIMITED) || cfg.cpus_milli;
 	int r;
 
 	if (!cg_usable)
 		return 0;
 	struct nsb_cgroup_limits lim = {
 		.memory_max = cfg.memory,
-		.pids_max = cfg.pids,
+		/* the asked limit or the default, when the cgroup enforces it */
+		.pids_max = plan.limits.pids_via == NSB_VIA_CGROUP ? plan.limits.pids : 0,
 		.cpu_quota_us = cfg.cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000,
 		.cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT,
 	};
@@ -410,7 +491,16 @@ static int create_cgroup(struct nsb_error *e)
 		fprintf(stderr,
 			"nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
 			e->message);
+		/* Decided again without a cgroup: the default pids limit
+		 * moves to RLIMIT_NPROC or is recorded as not enforced.
+		 * Nothing was asked for, so this cannot fail. */
+		lim_host.cgroup_ok = false;
+		lim_host.cgroup_pids = false;
+		snprintf(fallback_why, sizeof(fallback_why), "%s", e->message);
 		nsb_error_clear(e);
+		r = nsb_limits_decide(&cfg, &lim_host, &plan.limits, e);
+		if (r < 0)
+			return r;
 		plan.limits.use_cgroup = false;
 		return 0;
 	}
@@ -490,6 +580,8 @@ static void fill_enforced(struct nsb_result *res, const struct nsb_sandbox *sbx)
 	en->memory_via = nsb_via_name(l->memory_via);
 	en->pids_max = l->pids;
 	en->pids_via = nsb_via_name(l->pids_via);
+	en->pids_default = l->pids_default;
+	en->pids_reason = l->pids_unenforced;
 	en->cpus_milli = l->cpus_milli;
 	en->cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT;
 	en->cpu_quota_us = l->cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000;
@@ -616,6 +708,7 @@ int main(int argc, char *argv[])
 		return usage_failure(&res, &e, start);
 	}
 	warn_fallbacks();
+	warn_unwritable_binds(&res);
 
 	r = create_cgroup(&e);
 	if (r < 0) {

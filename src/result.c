@@ -236,12 +236,18 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 		put_str(j, "via", en->memory_via);
 		nsb_json_end_object(j);
 	}
-	if (en->pids_via) {
+	/* Present also when nothing enforces a pids limit, to say why. */
+	if (en->pids_via || en->pids_reason) {
 		nsb_json_key(j, "pids");
 		nsb_json_begin_object(j);
 		nsb_json_key(j, "max");
-		nsb_json_uint(j, en->pids_max);
+		if (en->pids_via)
+			nsb_json_uint(j, en->pids_max);
+		else
+			nsb_json_null(j);
 		put_str(j, "via", en->pids_via);
+		put_bool(j, "default", en->pids_default);
+		put_str(j, "reason", en->pids_via ? NULL : en->pids_reason);
 		nsb_json_end_object(j);
 	}
 	if (en->cpus_via) {
@@ -382,6 +388,19 @@ static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 		nsb_json_end_object(&j);
 	}
 	nsb_json_end_array(&j);
+
+	if (r->n_warnings) {
+		nsb_json_key(&j, "warnings");
+		nsb_json_begin_array(&j);
+		for (size_t i = 0; i < r->n_warnings && i < ARRAY_SIZE(r->warnings); i++) {
+			nsb_json_begin_object(&j);
+			put_str(&j, "kind", r->warnings[i].kind);
+			put_str(&j, "path", r->warnings[i].path);
+			put_str(&j, "message", r->warnings[i].message);
+			nsb_json_end_object(&j);
+		}
+		nsb_json_end_array(&j);
+	}
 
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);

@@ -18,6 +18,9 @@
 #define NSB_EXIT_CODE_DENIED	(-100)
 #define NSB_EXIT_CODE_TIMED_OUT (-101)
 
+/* At most this many entries in "warnings" (stderr still gets every line). */
+#define NSB_RESULT_MAX_WARNINGS 16
+
 enum nsb_status {
 	NSB_STATUS_EXITED,
 	NSB_STATUS_SIGNALED,
@@ -66,6 +69,8 @@ struct nsb_enforced {
 	const char *memory_via; /* "cgroup" | "rlimit" */
 	uint64_t pids_max;
 	const char *pids_via;
+	bool pids_default;	 /* the limit is nsbox's default, not asked for */
+	const char *pids_reason; /* why no pids limit is enforced (then pids_via is NULL) */
 	uint64_t cpus_milli;
 	uint64_t cpu_quota_us, cpu_period_us;
 	const char *cpus_via;
@@ -116,6 +121,16 @@ struct nsb_result {
 		uint64_t count;
 	} violations[4];
 	size_t n_violations;
+
+	/* Said before the run, e.g. a --rw directory root cannot write:
+	 * {"kind", "path", "message"}.  "warnings" is written only when
+	 * there is one. */
+	struct {
+		const char *kind;
+		const char *path;
+		const char *message;
+	} warnings[NSB_RESULT_MAX_WARNINGS];
+	size_t n_warnings;
 
 	bool has_enforced; /* false: "enforced": null (nothing was set up) */
 	struct nsb_enforced enforced;

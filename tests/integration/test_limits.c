@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,169 @@ Test(limits, pids_as_root_without_cgroup_is_refused, .timeout = 60, .fini = ites
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--pids cannot be enforced for uid 0");
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
 	itest_run_free(&r);
+}
+
+/* ---- the default pids limit (no --pids) ---- */
+
+/* The "Max processes" soft limit as the kernel shows it to the payload. */
+static char *max_processes(const char *limits)
+{
+	static char val[32];
+	const char *l = limits ? strstr(limits, "Max processes") : NULL;
+
+	if (!l || sscanf(l + strlen("Max processes"), "%31s", val) != 1)
+		snprintf(val, sizeof(val), "(missing)");
+	return val;
+}
+
+NSB_ITEST(limits, default_pids_without_flags)
+{
+	struct itest_run r;
+
+	ITEST_RUN(&r, "--", "cat", "/proc/self/limits");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.default"), "true");
+	/* Nobody asked for it: ordinary runs say nothing on stderr. */
+	cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 0), "warning lines%s",
+		  itest_ctx(&r));
+	if (as_user) {
+		/* RLIMIT_NPROC, counted per user namespace, as the payload sees it. */
+		ITEST_EXPECT_STR(&r, max_processes(r.out), "4096");
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.max"), "4096");
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.via"), "rlimit");
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.reason"), "null");
+	} else {
+		/* Root without a pids controller (this host): nothing can
+		 * enforce it, the run goes ahead and the record says so. */
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.max"), "null");
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.via"), "null");
+		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.limits.pids.reason"),
+				      "not enforced");
+		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.limits.pids.reason"),
+				      "RLIMIT_NPROC");
+		ITEST_EXPECT_NE_STR(&r, max_processes(r.out), "4096");
+	}
+	itest_run_free(&r);
+
+	if (!as_user)
+		return;
+	/* And the kernel stops a fork loop there: init and the probe are
+	 * two of the 4096 (about a second). */
+	ITEST_RUN(&r, "--", "./probe", "fork", "5000");
+	ITEST_EXPECT_EXIT(&r, 1);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "forked"), "4094");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "fork_error"), "EAGAIN");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(limits, pids_unlimited_lifts_the_default)
+{
+	struct itest_run r;
+
+	ITEST_RUN(&r, "--pids", "unlimited", "--", "cat", "/proc/self/limits");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_NE_STR(&r, max_processes(r.out), "4096");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.max"), "null");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.via"), "null");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.default"), "false");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.limits.pids.reason"), "--pids unlimited");
+	cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 0), "warning lines%s",
+		  itest_ctx(&r));
+	itest_run_free(&r);
+}
+
+/* As a user only: root without a cgroup is refused (tested above). */
+Test(limits, asked_pids_is_not_marked_default, .timeout = 60, .fini = itest_project_fini)
+{
+	struct itest_run r;
+
+	itest_require_user();
+	itest_project_setup(&itest_cur, true);
+	ITEST_RUN(&r, "--pids", "64", "--", "cat", "/proc/self/limits");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, max_processes(r.out), "64");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.max"), "64");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.default"), "false");
+	itest_run_free(&r);
+}
+
+/* ---- a --rw directory that root inside cannot write ---- */
+
+static void chown_to(const char *rel, uid_t uid, gid_t gid, mode_t mode)
+{
+	const char *path = itest_path(&itest_cur, rel);
+
+	cr_assert(chown(path, uid, gid) == 0, "chown %s: %s", path, strerror(errno));
+	cr_assert(chmod(path, mode) == 0, "chmod %s: %s", path, strerror(errno));
+}
+
+NSB_ITEST(limits, rw_dir_root_cannot_write_is_warned_about)
+{
+	const struct passwd *pw = getpwnam(ITEST_USER);
+	struct itest_run r;
+	char want[512];
+
+	cr_assert(pw != NULL, "no user " ITEST_USER);
+	itest_mkdir(&itest_cur, "theirs");
+	itest_mkdir(&itest_cur, "mine");
+	itest_mkdir(&itest_cur, "open");
+	chown_to("theirs", pw->pw_uid, pw->pw_gid, 0755);
+	chown_to("mine", 0, 0, 0755);
+	chown_to("open", pw->pw_uid, pw->pw_gid, 0777);
+
+	ITEST_RUN(&r, "--rw", "theirs", "--", "./probe", "write", "theirs/x");
+	ITEST_ASSERT_EXIT(&r, as_user ? 0 : 1);
+	if (as_user) {
+		/* Its own directory: nothing to say. */
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
+		ITEST_EXPECT_LACKS(&r, r.err, "warning");
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "warnings"), "(missing)");
+	} else {
+		/* The kernel's verdict inside, and the warning before it. */
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EACCES");
+		cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 1), "warning lines%s",
+			  itest_ctx(&r));
+		snprintf(want, sizeof(want), "nsbox: warning: --rw '%s' is owned by " ITEST_USER,
+			 itest_path(&itest_cur, "theirs"));
+		ITEST_EXPECT_CONTAINS(&r, r.err, want);
+		ITEST_EXPECT_CONTAINS(&r, r.err, "mode 0755");
+		ITEST_EXPECT_CONTAINS(&r, r.err, "run nsbox as " ITEST_USER);
+		/* One entry (the harness reads arrays as raw text). */
+		const char *w = itest_rec(&r, "warnings");
+		const char *k = strstr(w, "\"kind\":");
+		cr_expect(k && !strstr(k + 1, "\"kind\":"), "not one warning: %s", w);
+		ITEST_EXPECT_CONTAINS(&r, w, "\"kind\":\"rw_not_writable\"");
+		snprintf(want, sizeof(want), "\"path\":\"%s\"", itest_path(&itest_cur, "theirs"));
+		ITEST_EXPECT_CONTAINS(&r, w, want);
+		ITEST_EXPECT_CONTAINS(&r, w, "fails with EACCES");
+	}
+	itest_run_free(&r);
+
+	/* Root's own 0755 directory and anyone's 0777 one: writable by root
+	 * inside, no warning (a user is never warned). */
+	ITEST_RUN(&r, "--rw", "open", "--rw", "mine", "--", "./probe", "write", "open/x");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
+	ITEST_EXPECT_LACKS(&r, r.err, "warning");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "warnings"), "(missing)");
+	itest_run_free(&r);
+	if (!as_user) {
+		ITEST_RUN(&r, "--rw", "mine", "--", "./probe", "write", "mine/x");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
+		ITEST_EXPECT_LACKS(&r, r.err, "warning");
+		itest_run_free(&r);
+
+		/* Root's own directory whose mode denies writing: the bits
+		 * decide for root as for anyone. */
+		itest_mkdir(&itest_cur, "sealed");
+		chown_to("sealed", 0, 0, 0555);
+		ITEST_RUN(&r, "--rw", "sealed", "--", "./probe", "write", "sealed/x");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EACCES");
+		ITEST_EXPECT_CONTAINS(&r, r.err, "mode 0555");
+		ITEST_EXPECT_CONTAINS(&r, r.err, "chmod u+w");
+		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "warnings"), "rw_not_writable");
+		itest_run_free(&r);
+	}
 }
 
 /* ---- refusals where nothing can stand in for a cgroup ---- */

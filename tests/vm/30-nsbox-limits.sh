@@ -80,7 +80,7 @@ t_pids() {
 	[ "$rc" -eq 1 ] || why="$why exit=$rc"
 	[ "$forked" = 30 ] || why="$why forked=$forked"
 	[ "$err" = EAGAIN ] || why="$why fork_error=$err"
-	has '"pids":{"max":32,"via":"cgroup"}' || why="$why pids.via"
+	has '"pids":{"max":32,"via":"cgroup","default":false' || why="$why pids.via"
 	if [ -z "$peak" ] || [ "$peak" -gt 32 ] || [ "$peak" -lt 31 ]; then
 		why="$why pids_peak=$peak"
 	fi
@@ -192,9 +192,46 @@ t_placement() {
 	verdict "$who-nsbox-placement" "$why" "inside '$inside', init and payload seen from outside in '$outside'"
 }
 
+# The default pids limit (no --pids) and --pids unlimited, as pids.max of
+# the run's cgroup shows them while the payload sleeps.
+pids_max_while() {
+	who=$1
+	shift
+	run "$who" "$@" -- sleep 2 &
+	bg=$!
+	val=
+	i=0
+	while [ "$i" -lt 100 ] && [ -z "$val" ]; do
+		sleep 0.05
+		for d in "$CGROOT"/nsbox-* "$CGROOT"/deleg/nsbox-*; do
+			[ -r "$d/pids.max" ] && val=$(cat "$d/pids.max") && break
+		done
+		i=$((i + 1))
+	done
+	wait "$bg"
+	echo "$val"
+}
+CGROOT=/sys/fs/cgroup
+
+t_pids_default() {
+	who=$1
+	why=
+	max=$(pids_max_while "$who")
+	[ "$max" = 4096 ] || why="$why pids.max=$max"
+	has '"pids":{"max":4096,"via":"cgroup","default":true,"reason":null}' ||
+		why="$why record"
+	grep -q 'warning' "$W/err" && why="$why stderr-warning"
+	lifted=$(pids_max_while "$who" --pids unlimited)
+	[ "$lifted" = max ] || why="$why unlimited:pids.max=$lifted"
+	has '"pids":{"max":null,"via":null,"default":false,"reason":"lifted by --pids unlimited"}' ||
+		why="$why unlimited:record"
+	verdict "$who-nsbox-pids-default" "$why" "pids.max $max by default, $lifted with --pids unlimited"
+}
+
 for who in root user; do
 	t_oom "$who"
 	t_pids "$who"
+	t_pids_default "$who"
 	t_cpu "$who"
 	t_timeout "$who"
 	t_placement "$who"

@@ -111,9 +111,13 @@ for t in /tests/*; do
 	name=${t##*/}
 	name=${name%.sh}
 	out=/tmp/out.$name
-	timeout "$timeout_s" "$t" >"$out" 2>&1
-	rc=$?
-	cat "$out"
+	# Streamed to the console as it comes, so the host sees the VM alive
+	# (tests/vm/run.sh fails a VM that stays silent too long).
+	{
+		timeout "$timeout_s" "$t" 2>&1
+		echo $? >"$out.rc"
+	} | tee "$out"
+	read -r rc <"$out.rc"
 	p=$(grep -c '^VMTEST PASS ' "$out")
 	f=$(grep -c '^VMTEST FAIL ' "$out")
 	passed=$((passed + p))

@@ -5,7 +5,13 @@
 # v1 mounts are off limits, so these tests boot a Debian cloud kernel, fetched
 # with apt-get download and unpacked under $(BUILD)/vm (never installed),
 # with an initramfs holding busybox, the binaries under test and
-# tests/vm/[0-9]*.sh.  Needs qemu-system-x86, busybox-static and cpio.
+# tests/vm/[0-9]*.sh.  Needs VM_DEPS_PKGS: `make deps-vm` installs them, and
+# check-vm does so itself as root when one is missing (without recommended
+# packages: qemu's GUI is never used; its firmware, seabios and ipxe-qemu,
+# are dependencies proper).  tests/vm/run.sh chooses KVM or TCG and watches
+# the boot; check-vm-runner tests that logic with a fake qemu.
+
+VM_DEPS_PKGS := qemu-system-x86 busybox-static cpio
 
 VM_DIR      := $(BUILD)/vm
 VM_TESTS    := $(sort $(wildcard tests/vm/[0-9]*.sh))
@@ -18,7 +24,18 @@ VM_NSBOX    := $(if $(wildcard src/main.c),$(BUILD)/nsbox)
 VM_EXTRA    := $(if $(VM_NSBOX),$(PROBE))
 VM_FILES    := $(if $(VM_NSBOX),seccomp-profiles:$(PROFILEDIR))
 
-.PHONY: check-vm
+.PHONY: check-vm check-vm-runner deps-vm
+
+deps-vm:
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && $(APT_INSTALL) $(VM_DEPS_PKGS); \
+	else \
+		echo "run as root: apt-get install -y --no-install-recommends $(VM_DEPS_PKGS)"; \
+	fi
+
+# Seconds, no VM: the accelerator choice, the KVM fallback, the watchdogs.
+check-vm-runner:
+	@sh tests/vm/test-run.sh
 
 # Static, so the image needs no libraries for it; only the module under test
 # and the error contract are linked.
@@ -28,6 +45,13 @@ $(VM_CGTEST): tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/cgroup.h src
 		-o $@ tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/error.c
 
 check-vm: $(VM_NSBOX) $(VM_EXTRA) $(VM_CGTEST)
+	@missing=; for p in $(VM_DEPS_PKGS); do \
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then echo "check-vm: installing$$missing"; $(MAKE) --no-print-directory deps-vm; \
+		else echo "check-vm: missing$$missing: run make deps-vm as root" >&2; exit 1; fi; \
+	fi
 	@set -e; kernel=$$(sh tests/vm/fetch-kernel.sh $(VM_DIR)/kernel); \
 	sh tests/vm/mkinitramfs.sh -o $(VM_DIR)/initrd.cpio.gz \
 		$(foreach b,$(VM_NSBOX) $(VM_EXTRA) $(VM_CGTEST),-b $(b)) $(foreach t,$(VM_TESTS),-t $(t)) \
