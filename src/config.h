@@ -37,6 +37,13 @@
 #define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */
 #define NSB_DEFAULT_TMPFS_SIZE	  (64ull << 20)	 /* --tmpfs DEST without :SIZE */
 
+/* --pty / --no-pty; auto: a pty when stdin and stdout are both terminals. */
+enum nsb_pty_mode {
+	NSB_PTY_AUTO,
+	NSB_PTY_ON,
+	NSB_PTY_OFF,
+};
+
 enum nsb_mount_kind {
 	NSB_MOUNT_RO,
 	NSB_MOUNT_RW,
@@ -76,6 +83,7 @@ struct nsb_config {
 	bool has_max_output;
 	uint64_t max_output; /* bytes per stream */
 	bool capture;
+	enum nsb_pty_mode pty; /* --pty, --no-pty */
 	uint64_t tmp_size; /* /tmp and /dev/shm; 0: the default */
 	const char *cgroup_parent;
 	bool require_cgroup;
