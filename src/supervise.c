@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "init.h"
-#include "pty.h"
+#include "ptyrelay.h"
 #include "supervise.h"
 
 #define PUMP_BUF (128u << 10)

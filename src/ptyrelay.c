@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "macro.h"
-#include "pty.h"
+#include "ptyrelay.h"
 
 int nsb_tty_open(struct nsb_tty *t, int fd)
 {
