@@ -84,7 +84,7 @@ struct nsb_config {
 	uint64_t max_output; /* bytes per stream */
 	bool capture;
 	enum nsb_pty_mode pty; /* --pty, --no-pty */
-	uint64_t tmp_size; /* /tmp and /dev/shm; 0: the default */
+	uint64_t tmp_size;     /* /tmp and /dev/shm; 0: the default */
 	const char *cgroup_parent;
 	bool require_cgroup;
 

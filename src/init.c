@@ -173,7 +173,8 @@ static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_er
 	if (setsid() < 0)
 		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
 	if (ioctl(slave, TIOCSCTTY, 0) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pty", "make the pty the controlling terminal");
+		return nsb_error_set(e, nsb_negerrno(), "pty",
+				     "make the pty the controlling terminal");
 	*ret_slave = TAKE_FD(slave);
 	return 0;
 }

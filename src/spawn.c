@@ -84,6 +84,8 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 	struct stat st;
 	const char *dev;
 
+	if (fd < 0 || fd > 2)
+		return -EINVAL;
 	/* --capture and --max-output pump both output streams, whatever they are. */
 	if (fd > 0 && pipe_output) {
 		s->how[fd] = NSB_STDIO_PIPE;
@@ -100,7 +102,8 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 		/* A directory handle lets openat(fd, "../x") walk the host tree. */
 		nsb_error_setx(e, EISDIR, "usage", "fd %d (%s) is a directory", fd, names[fd]);
 		return nsb_error_hint(
-			e, "give the command a file or a pipe as %s, or bind the directory with --ro",
+			e,
+			"give the command a file or a pipe as %s, or bind the directory with --ro",
 			names[fd]);
 	}
 	if (S_ISSOCK(st.st_mode)) {

@@ -33,9 +33,9 @@ struct nsb_stdio {
 	enum nsb_stdio_how how[3];
 	char reopen[3][16]; /* NSB_STDIO_REOPEN: "/dev/null" ... */
 	int reopen_flags[3];
-	bool pty;	      /* a pseudo-terminal for the payload */
-	bool in_tty;	      /* the caller's stdin is a terminal (the pty relay reads it) */
-	bool has_winsize;     /* the caller's window size, copied onto the pty */
+	bool pty;	  /* a pseudo-terminal for the payload */
+	bool in_tty;	  /* the caller's stdin is a terminal (the pty relay reads it) */
+	bool has_winsize; /* the caller's window size, copied onto the pty */
 	struct winsize winsize;
 };
 
@@ -56,8 +56,8 @@ struct nsb_sandbox {
 	int status_rd; /* the payload's wait status, written by init */
 	int stdout_rd; /* the payload's output, when piped; else -1 */
 	int stderr_rd;
-	int stdin_wr;	/* the payload's stdin, when pumped; else -1 */
-	int pty_sock;	/* the pty master arrives here (SCM_RIGHTS); else -1 */
+	int stdin_wr;	     /* the payload's stdin, when pumped; else -1 */
+	int pty_sock;	     /* the pty master arrives here (SCM_RIGHTS); else -1 */
 	unsigned namespaces; /* NSB_NS_* created */
 	bool clone3;	     /* false: the clone fallback was used */
 	bool cgroup_joined;  /* placed by writing cgroup.procs, not at clone time */

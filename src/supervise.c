@@ -395,8 +395,7 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 				/* Nobody left to read stdin. */
 				nsb_closep(&v.in.dst);
 				v.in.src = -1;
-			}
-			else if (p < 0 && errno != EINTR) {
+			} else if (p < 0 && errno != EINTR) {
 				r = nsb_error_set(e, nsb_negerrno(), "supervise",
 						  "reap the sandbox");
 				goto fatal;

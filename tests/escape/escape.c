@@ -212,8 +212,8 @@ static void attack_stdout_fchmod(void)
 		bool host = host_inode(fd);
 		int a = fchmod(fd, 0777), b = fchmod(fd, 04755), c = futimens(fd, epoch);
 
-		printf("fd=%d host_inode=%d fchmod0777=%d fchmod4755=%d futimens=%d\n", fd, host,
-		       a, b, c);
+		printf("fd=%d host_inode=%d fchmod0777=%d fchmod4755=%d futimens=%d\n", fd, host, a,
+		       b, c);
 		if (host && (a == 0 || b == 0 || c == 0))
 			hit = true;
 	}

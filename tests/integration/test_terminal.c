@@ -82,8 +82,7 @@ NSB_ITEST(stdio, binary_file_stdin_and_stdout_pass_byte_exact_through_pipes)
 	itest_run(&itest_cur, &o, ITEST_ARGV("--", "cat"), &r);
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(eq(i64, file_size("out.bin"), 3 << 20));
-	cr_expect(same_content("in.bin", "out.bin"), "output differs from input%s",
-		  itest_ctx(&r));
+	cr_expect(same_content("in.bin", "out.bin"), "output differs from input%s", itest_ctx(&r));
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdin"), "pipe");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdout"), "pipe");
 	/* stderr stayed the harness's pipe: nothing to interpose. */
@@ -276,9 +275,10 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_timeout)
 	struct itest_run r;
 	struct termios before;
 
-	itest_start(&itest_cur, &o,
-		    ITEST_ARGV("--pty", "--timeout", "1", "--kill-after", "0.5", "--", "sleep", "30"),
-		    &r);
+	itest_start(
+		&itest_cur, &o,
+		ITEST_ARGV("--pty", "--timeout", "1", "--kill-after", "0.5", "--", "sleep", "30"),
+		&r);
 	cr_assert(tcgetattr(r.pty_master, &before) == 0);
 	wait_raw(&r);
 	itest_wait(&r);
