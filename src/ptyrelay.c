@@ -70,8 +70,10 @@ void nsb_tty_suspend(struct nsb_tty *t)
 	signal(SIGTSTP, SIG_DFL);
 	kill(getpid(), SIGTSTP);
 	sigprocmask(SIG_UNBLOCK, &tstp, NULL);
-	/* Stopped here; SIGCONT resumes. */
+	/* Stopped here; SIGCONT resumes.  (The kernel discards SIGTSTP for an
+	 * orphaned process group: then we never stopped, and go on raw.) */
 	sigprocmask(SIG_BLOCK, &tstp, NULL);
+	nsb_tty_raw(t);
 }
 
 void nsb_tty_copy_winsize(int master)

@@ -28,7 +28,7 @@ void nsb_tty_raw(struct nsb_tty *t);
 void nsb_tty_restore(struct nsb_tty *t);
 
 /* ^Z from outside (SIGTSTP): restore the terminal, then stop like any job;
- * returns once continued (SIGCONT arrives on the signalfd afterwards). */
+ * returns once continued, raw again if in the foreground. */
 void nsb_tty_suspend(struct nsb_tty *t);
 
 /* Copy the caller's window size (from any of fds 0-2) onto the pty master. */

@@ -244,12 +244,13 @@ static void redirect_path(const struct itest_project *p, const char *path, int f
 
 /*
  * In the child, session leader of the pty: fork; the new process (which goes
- * on to exec nsbox) gets a process group of its own, so it is a background
- * job whose parent, in the foreground group of the same session, keeps the
- * group from being orphaned (an orphaned group is not stopped by the kernel:
- * its terminal reads fail with EIO instead).
+ * on to exec nsbox) gets a process group of its own, so it is a job whose
+ * parent, in the same session, keeps the group from being orphaned (an
+ * orphaned group is not stopped by the kernel: its terminal reads fail with
+ * EIO instead, and SIGTSTP is discarded).  A background job unless
+ * foreground.
  */
-static void background_job(void)
+static void job(bool foreground)
 {
 	int st;
 	pid_t job = fork();
@@ -260,10 +261,18 @@ static void background_job(void)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (setpgid(0, 0) < 0)
 			_exit(HARNESS_EXEC_FAILED);
+		if (foreground) {
+			/* What a shell does for a foreground job (from the
+			 * background: SIGTTOU ignored for the call). */
+			signal(SIGTTOU, SIG_IGN);
+			if (tcsetpgrp(0, getpid()) < 0)
+				_exit(HARNESS_EXEC_FAILED);
+			signal(SIGTTOU, SIG_DFL);
+		}
 		return;
 	}
 	setpgid(job, job); /* either side may run first */
-	while (waitpid(job, &st, WUNTRACED) < 0)
+	while (waitpid(job, &st, foreground ? 0 : WUNTRACED) < 0)
 		if (errno != EINTR)
 			_exit(HARNESS_EXEC_FAILED);
 	if (WIFSTOPPED(st)) {
@@ -419,8 +428,8 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 			dprintf(2, "harness: chdir '%s': %s\n", cwd, strerror(errno));
 			_exit(HARNESS_EXEC_FAILED);
 		}
-		if (o->pty && o->pty_background)
-			background_job();
+		if (o->pty && (o->pty_background || o->pty_foreground_job))
+			job(o->pty_foreground_job);
 		execve(p->nsbox, (char *const *)(uintptr_t)args, env);
 		dprintf(2, "harness: exec '%s': %s\n", p->nsbox, strerror(errno));
 		_exit(HARNESS_EXEC_FAILED);

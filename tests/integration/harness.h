@@ -48,6 +48,9 @@ struct itest_opts {
 	 * parent says "harness: stopped by signal N" on stderr, kills it and
 	 * exits with HARNESS_STOPPED. */
 	bool pty_background;
+	/* The same, but nsbox's group is made the terminal's foreground (as a
+	 * shell starts a job), and the parent just waits for it to end. */
+	bool pty_foreground_job;
 	/* Redirect nsbox's stdin (O_RDONLY: a file or a directory), stdout or
 	 * stderr (created or truncated) to a path: absolute, or relative to the
 	 * project.  NULL: stdin /dev/null (or the pty), stdout/stderr pipes. */

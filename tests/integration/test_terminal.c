@@ -287,19 +287,105 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_timeout)
 	itest_run_free(&r);
 }
 
-NSB_ITEST(terminal, callers_modes_are_restored_after_sigterm_to_nsbox)
+NSB_ITEST(terminal, callers_modes_are_restored_after_a_signal_to_nsbox)
+{
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+	struct itest_opts o = {.pty = true};
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct itest_run r;
+		struct termios before;
+		char want[8];
+
+		itest_start(&itest_cur, &o, ITEST_ARGV("--pty", "--", "sleep", "30"), &r);
+		cr_assert(tcgetattr(r.pty_master, &before) == 0);
+		wait_raw(&r);
+		kill(r.pid, sigs[i]);
+		itest_wait(&r);
+		/* Forwarded to the payload, which dies of it. */
+		ITEST_EXPECT_EXIT(&r, 128 + sigs[i]);
+		snprintf(want, sizeof(want), "%d", sigs[i]);
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), want);
+		expect_same_termios(&r, &before);
+		itest_run_free(&r);
+	}
+}
+
+NSB_ITEST(terminal, callers_modes_are_restored_after_a_setup_failure)
 {
 	struct itest_opts o = {.pty = true};
 	struct itest_run r;
 	struct termios before;
 
-	itest_start(&itest_cur, &o, ITEST_ARGV("--pty", "--", "sleep", "30"), &r);
+	itest_start(&itest_cur, &o, ITEST_ARGV("--pty", "--", "no-such-command-anywhere"), &r);
+	cr_assert(tcgetattr(r.pty_master, &before) == 0);
+	itest_wait(&r);
+	ITEST_EXPECT_EXIT(&r, 127);
+	expect_same_termios(&r, &before);
+	itest_run_free(&r);
+}
+
+/* State letter and parent of a host process ('?' when it is gone). */
+static char pid_state(pid_t pid, pid_t *ppid)
+{
+	char path[64], buf[512], *p;
+	char state = '?';
+	int parent = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	if (!p || sscanf(p + 1, " %c %d", &state, &parent) != 2)
+		return '?';
+	if (ppid)
+		*ppid = parent;
+	return state;
+}
+
+NSB_ITEST(terminal, sigtstp_restores_the_terminal_and_sigcont_makes_it_raw_again)
+{
+	struct itest_opts o = {.pty = true, .pty_foreground_job = true};
+	struct itest_run r;
+	struct termios before, stopped;
+	pid_t pids[8];
+	int n = 0;
+	bool is_stopped = false;
+
+	itest_start(
+		&itest_cur, &o,
+		ITEST_ARGV("--pty", "--", "sh", "-c", "read x; echo got-$x # nsbox-tstp-marker"),
+		&r);
 	cr_assert(tcgetattr(r.pty_master, &before) == 0);
 	wait_raw(&r);
-	kill(r.pid, SIGTERM);
+	/* nsbox itself (the harness's job, a child of r.pid), not its init
+	 * nor the payload, whose command lines hold the marker too. */
+	n = itest_find_procs("nsbox-tstp-marker", pids, 8);
+	pid_t nsbox = -1;
+	for (int i = 0; i < n && i < 8; i++) {
+		pid_t parent = -1;
+		if (pid_state(pids[i], &parent) != '?' && parent == r.pid)
+			nsbox = pids[i];
+	}
+	cr_assert(nsbox > 0, "nsbox not found among %d processes", n);
+
+	kill(nsbox, SIGTSTP);
+	for (int i = 0; i < 1000 && !(is_stopped = pid_state(nsbox, NULL) == 'T'); i++)
+		itest_sleep_ms(10);
+	cr_assert(is_stopped, "nsbox did not stop%s", itest_ctx(&r));
+	/* Stopped with the caller's terminal as it was. */
+	cr_assert(tcgetattr(r.pty_master, &stopped) == 0);
+	cr_expect(eq(u32, stopped.c_lflag, before.c_lflag), "modes while stopped");
+
+	kill(nsbox, SIGCONT);
+	wait_raw(&r);
+	cr_assert(write(r.pty_master, "hi\n", 3) == 3);
 	itest_wait(&r);
-	ITEST_EXPECT_EXIT(&r, 128 + SIGTERM);
-	ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), "15");
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "got-hi\r\n");
 	expect_same_termios(&r, &before);
 	itest_run_free(&r);
 }
