@@ -189,7 +189,9 @@ static int setup_stdio(const struct nsb_init_args *a, int slave, struct nsb_erro
 		int src = -1;
 		_cleanup_close_ int opened = -1;
 
-		if (st->how[fd] == NSB_STDIO_PTY)
+		if (st->how[fd] == NSB_STDIO_CLOSED)
+			close(fd); /* the caller's closed fd, held by /dev/null until here */
+		else if (st->how[fd] == NSB_STDIO_PTY)
 			src = slave;
 		else if (st->how[fd] == NSB_STDIO_PIPE)
 			src = pumped[fd];

@@ -91,13 +91,13 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 		s->how[fd] = NSB_STDIO_PIPE;
 		return 0;
 	}
-	if (fstat(fd, &st) < 0) {
-		if (errno != EBADF)
-			return nsb_error_set(e, nsb_negerrno(), "usage", "inspect fd %d (%s)", fd,
-					     names[fd]);
+	if (s->closed[fd]) {
 		s->how[fd] = NSB_STDIO_CLOSED;
 		return 0;
 	}
+	if (fstat(fd, &st) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "usage", "inspect fd %d (%s)", fd,
+				     names[fd]);
 	if (S_ISDIR(st.st_mode)) {
 		/* A directory handle lets openat(fd, "../x") walk the host tree. */
 		nsb_error_setx(e, EISDIR, "usage", "fd %d (%s) is a directory", fd, names[fd]);
@@ -137,6 +137,21 @@ int nsb_stdio_decide(int pty_mode, bool pipe_output, struct nsb_stdio *ret, stru
 	int r;
 
 	memset(&s, 0, sizeof(s));
+	/* A closed 0, 1 or 2 would be taken by the next descriptor nsbox
+	 * opens (a pipe, the signalfd) and reach the command as its stdio:
+	 * hold the number with /dev/null; init closes it again inside. */
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null_fd != fd) {
+			if (null_fd >= 0)
+				close(null_fd);
+			return nsb_error_set(e, null_fd < 0 ? nsb_negerrno() : -EBADF, "usage",
+					     "hold closed fd %d with '/dev/null'", fd);
+		}
+		s.closed[fd] = true;
+	}
 	s.pty = pty_mode == NSB_PTY_ON || (pty_mode == NSB_PTY_AUTO && isatty(0) && isatty(1));
 	for (int fd = 0; fd < 3; fd++) {
 		r = decide_one(fd, pipe_output, &s, e);

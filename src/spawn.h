@@ -33,6 +33,7 @@ struct nsb_stdio {
 	enum nsb_stdio_how how[3];
 	char reopen[3][16]; /* NSB_STDIO_REOPEN: "/dev/null" ... */
 	int reopen_flags[3];
+	bool closed[3];	  /* closed in the caller (held by /dev/null in nsbox until init) */
 	bool pty;	  /* a pseudo-terminal for the payload */
 	bool in_tty;	  /* the caller's stdin is a terminal (the pty relay reads it) */
 	bool has_winsize; /* the caller's window size, copied onto the pty */

@@ -281,7 +281,7 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	v.in = (struct inpump){.src = -1, .dst = sb->stdin_wr, .to_pty = io->pty};
 	if (io->how[0] == NSB_STDIO_PIPE)
 		v.in.src = 0;
-	else if (io->pty && fcntl(0, F_GETFD) >= 0)
+	else if (io->pty && !io->closed[0])
 		v.in.src = 0; /* relayed once the master is here */
 	/* The pumps own the pipe ends from here on. */
 	sb->stdout_rd = sb->stderr_rd = sb->stdin_wr = -1;
