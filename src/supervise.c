@@ -38,6 +38,7 @@ struct stream {
 	uint64_t passed; /* what went on (or was kept) */
 	bool truncated;
 	bool dest_broken; /* the caller closed its end: keep draining */
+	bool no_splice;	  /* splice(2) does not work between fd and dest */
 	char last;	  /* last byte passed on, for the marker's newline */
 	struct nsb_captured *cap;
 };
@@ -47,6 +48,8 @@ struct inpump {
 	int src; /* the caller's fd 0 (never closed here), -1 once at EOF */
 	int dst; /* the pipe's write end or a dup of the master (O_NONBLOCK), -1 when done */
 	bool to_pty;
+	bool no_splice; /* the source is not one splice(2) reads (a terminal) */
+	bool wait_room; /* splice found the pipe full */
 	char *buf;
 	size_t off, len; /* pending bytes: buf[off..len) */
 };
@@ -110,9 +113,44 @@ static int keep(struct stream *s, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * Without a limit or --capture the bytes need not be seen: move them from the
+ * pipe to the caller's descriptor inside the kernel.  Returns false when
+ * splice cannot serve this pair (then read/write do, from now on).
+ */
+static bool pump_splice(struct sv *v, struct stream *s)
+{
+	ssize_t n;
+
+	if (s->no_splice || s->dest_broken || v->o->capture || v->o->max_output != UINT64_MAX)
+		return false;
+	n = splice(s->fd, NULL, s->dest, NULL, PUMP_BUF, SPLICE_F_MOVE);
+	if (n < 0 && errno == EINTR)
+		return true;
+	if (n < 0 && (errno == EINVAL || errno == EBADF)) {
+		/* e.g. an O_APPEND file or a terminal as dest */
+		s->no_splice = true;
+		return false;
+	}
+	if (n < 0) {
+		s->dest_broken = true; /* read and count the rest */
+		return false;
+	}
+	if (n == 0) {
+		nsb_closep(&s->fd);
+		return true;
+	}
+	s->total += (uint64_t)n;
+	s->passed += (uint64_t)n;
+	return true;
+}
+
 /* Read what is there; pass or keep up to the limit, count the rest. */
 static int pump(struct sv *v, struct stream *s)
 {
+	if (pump_splice(v, s))
+		return 0;
+
 	ssize_t n = read(s->fd, v->buf, PUMP_BUF);
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -151,8 +189,24 @@ static int pump(struct sv *v, struct stream *s)
 
 static void in_read(struct inpump *in)
 {
-	ssize_t n = read(in->src, in->buf, PUMP_BUF);
 	struct termios tm;
+	ssize_t n;
+
+	/* A file into the stdin pipe: in the kernel, without a copy here.
+	 * (EINVAL: a source splice cannot read, such as a terminal.) */
+	if (!in->to_pty && !in->no_splice) {
+		n = splice(in->src, NULL, in->dst, NULL, PUMP_BUF,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		/* EAGAIN: the pipe is full; wait until it has room. */
+		in->wait_room = n < 0 && errno == EAGAIN;
+		if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
+			return;
+		if (n < 0 && errno == EINVAL)
+			in->no_splice = true;
+		else
+			goto end;
+	}
+	n = read(in->src, in->buf, PUMP_BUF);
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
@@ -161,6 +215,7 @@ static void in_read(struct inpump *in)
 		in->len = (size_t)n;
 		return;
 	}
+end:
 	/* End of input (or EIO: an orphaned background job may not read its
 	 * terminal).  A pipe is closed so the payload sees EOF; a terminal in
 	 * canonical mode gets its EOF character once, as if typed. */
@@ -327,8 +382,9 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 			{.fd = v.st[0].fd, .events = POLLIN},
 			{.fd = v.st[1].fd, .events = POLLIN},
 			{.fd = sb->pty_sock, .events = POLLIN},
-			{.fd = v.in.dst >= 0 && v.in.len == 0 ? v.in.src : -1, .events = POLLIN},
-			{.fd = v.in.len > 0 ? v.in.dst : -1, .events = POLLOUT},
+			{.fd = v.in.dst >= 0 && v.in.len == 0 && !v.in.wait_room ? v.in.src : -1,
+			 .events = POLLIN},
+			{.fd = v.in.len > 0 || v.in.wait_room ? v.in.dst : -1, .events = POLLOUT},
 		};
 
 		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
@@ -358,7 +414,9 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		}
 		if (pfd[7].revents && v.in.src >= 0)
 			in_read(&v.in);
-		if (pfd[8].revents && v.in.dst >= 0)
+		if (pfd[8].revents && v.in.dst >= 0 && v.in.wait_room)
+			v.in.wait_room = false; /* room again (or an error splice will see) */
+		else if (pfd[8].revents && v.in.dst >= 0)
 			in_write(&v.in);
 
 		if (pfd[3].revents) {

@@ -495,15 +495,19 @@ static void stopped_payload(bool pty)
 {
 	struct itest_opts o = {.pty = pty};
 	struct itest_run r;
-	const char *script = "kill -STOP $$; echo resumed # nsbox-stop-marker";
+	char script[96], marker[48];
 	long long t0;
 	bool stopped = false;
+
+	/* Unique to this worker: the _root and _user variants run at once. */
+	snprintf(marker, sizeof(marker), "nsbox-stop-marker-%d", (int)getpid());
+	snprintf(script, sizeof(script), "kill -STOP $$; echo resumed # %s", marker);
 
 	itest_start(&itest_cur, &o,
 		    pty ? ITEST_ARGV("--pty", "--", "sh", "-c", script)
 			: ITEST_ARGV("--", "sh", "-c", script),
 		    &r);
-	for (int i = 0; i < 1000 && !(stopped = proc_stopped("nsbox-stop-marker")); i++)
+	for (int i = 0; i < 1000 && !(stopped = proc_stopped(marker)); i++)
 		itest_sleep_ms(10);
 	cr_assert(stopped, "the payload never stopped");
 	t0 = itest_now_ms();
