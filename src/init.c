@@ -415,6 +415,16 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
 		if (ends[i] >= 0)
 			close(ends[i]);
+	/* Nor the caller's own stdio (a host file, perhaps): the sandbox's
+	 * /dev/null takes their place (best effort: init never uses them). */
+	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd >= 0) {
+		for (int fd = 0; fd < 3; fd++)
+			if (fd != null_fd)
+				dup2(null_fd, fd);
+		if (null_fd > 2)
+			close(null_fd);
+	}
 
 	for (;;) {
 		struct signalfd_siginfo si;
