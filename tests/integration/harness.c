@@ -403,7 +403,10 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 		redirect_path(p, o->stdin_path, O_RDONLY, &null);
 		redirect_path(p, o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC, &out[1]);
 		redirect_path(p, o->stderr_path, O_WRONLY | O_CREAT | O_TRUNC, &err[1]);
-		child_place(null, 0);
+		if (o->close_stdin)
+			close(0);
+		else
+			child_place(null, 0);
 		child_place(out[1], 1);
 		child_place(err[1], 2);
 		if (rec[1] >= 0)

@@ -57,6 +57,7 @@ struct itest_opts {
 	const char *stdin_path;
 	const char *stdout_path;
 	const char *stderr_path;
+	bool close_stdin; /* start nsbox with fd 0 closed */
 	/* false (the default): relax the front gate's argument rules (path
 	 * jail, metacharacters, inline code) so tests can probe the sandbox's
 	 * insides with absolute paths; true: the gate exactly as a user gets it. */

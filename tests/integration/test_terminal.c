@@ -165,6 +165,21 @@ NSB_ITEST(stdio, pipes_are_inherited_and_dev_null_is_the_sandboxs_own)
 	itest_run_free(&r);
 }
 
+NSB_ITEST(stdio, closed_stdin_stays_closed_and_no_pipe_takes_its_place)
+{
+	struct itest_opts o = {.close_stdin = true};
+	struct itest_run r;
+
+	/* nsbox's own pipes must not land on the free fd 0 and reach the
+	 * command as its stdin. */
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--", "sh", "-c", "readlink /proc/self/fd/0 || echo closed"), &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "closed\n");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdin"), "closed");
+	itest_run_free(&r);
+}
+
 /* ---- the terminal ---- */
 
 /* Wait until the caller's terminal (the harness's pty) is in raw mode:
