@@ -28,6 +28,11 @@ const char nsb_cli_usage[] =
 	"  --hostname NAME       hostname inside (default: nsbox)\n"
 	"  --share-net           keep the host network (default: only loopback)\n"
 	"\n"
+	"Terminal:\n"
+	"  --pty                 give the command a pseudo-terminal of its own (default\n"
+	"                        when stdin and stdout are both terminals)\n"
+	"  --no-pty              never allocate a pseudo-terminal\n"
+	"\n"
 	"Limits and lifetime:\n"
 	"  --memory SIZE         memory limit (k/M/G/T suffixes; at least 1M)\n"
 	"  --pids N|unlimited    at most N processes, nsbox's init included (default\n"
@@ -97,6 +102,8 @@ enum {
 	OPT_POLICY,
 	OPT_PRINT_POLICY,
 	OPT_CHECK,
+	OPT_PTY,
+	OPT_NO_PTY,
 };
 
 static const struct option long_options[] = {
@@ -132,6 +139,8 @@ static const struct option long_options[] = {
 	{"policy", required_argument, NULL, OPT_POLICY},
 	{"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
 	{"check", no_argument, NULL, OPT_CHECK},
+	{"pty", no_argument, NULL, OPT_PTY},
+	{"no-pty", no_argument, NULL, OPT_NO_PTY},
 	{NULL, 0, NULL, 0},
 };
 
@@ -481,6 +490,12 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 			break;
 		case OPT_CAPTURE:
 			c->capture = true;
+			break;
+		case OPT_PTY:
+			c->pty = NSB_PTY_ON;
+			break;
+		case OPT_NO_PTY:
+			c->pty = NSB_PTY_OFF;
 			break;
 		case OPT_TMP_SIZE:
 			if (nsb_parse_size(optarg, NSB_MAX_TMPFS_SIZE, &c->tmp_size) < 0 ||

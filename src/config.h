@@ -41,6 +41,13 @@
 #define NSB_DEFAULT_PIDS   4096
 #define NSB_PIDS_UNLIMITED UINT64_MAX /* --pids unlimited */
 
+/* --pty / --no-pty; auto: a pty when stdin and stdout are both terminals. */
+enum nsb_pty_mode {
+	NSB_PTY_AUTO,
+	NSB_PTY_ON,
+	NSB_PTY_OFF,
+};
+
 enum nsb_mount_kind {
 	NSB_MOUNT_RO,
 	NSB_MOUNT_RW,
@@ -80,7 +87,8 @@ struct nsb_config {
 	bool has_max_output;
 	uint64_t max_output; /* bytes per stream */
 	bool capture;
-	uint64_t tmp_size; /* /tmp and /dev/shm; 0: the default */
+	enum nsb_pty_mode pty; /* --pty, --no-pty */
+	uint64_t tmp_size;     /* /tmp and /dev/shm; 0: the default */
 	const char *cgroup_parent;
 	bool require_cgroup;
 

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -173,13 +175,114 @@ static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 			      path ? path : "");
 }
 
-_noreturn_ static void payload_main(const struct nsb_init_args *a)
+/*
+ * The payload's terminal, from the sandbox's own devpts: the master goes to
+ * the supervisor (which relays it to the caller's terminal), the slave
+ * becomes init's controlling terminal so that the payload, in init's session,
+ * can be its foreground process group.  Whatever runs inside can then only
+ * reach this pty (TIOCSTI included), never the caller's terminal.  Done
+ * before the seccomp filter: the strict profile rightly refuses TIOCSCTTY.
+ */
+static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_error *e)
+{
+	_cleanup_close_ int master = -1, slave = -1;
+	char ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {.iov_base = (char[]){'M'}, .iov_len = 1};
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = ctrl,
+		.msg_controllen = sizeof(ctrl),
+	};
+	struct cmsghdr *cm;
+	int unlock = 0;
+
+	master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "open '/dev/pts/ptmx'");
+	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "unlock the pty");
+	/* The peer by descriptor: no path lookup that could pick another pty. */
+	slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (slave < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "open the pty's terminal");
+	/* The caller's size before the payload runs: it reads it at start. */
+	if (a->stdio->has_winsize && ioctl(slave, TIOCSWINSZ, &a->stdio->winsize) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "set the window size");
+
+	memset(ctrl, 0, sizeof(ctrl));
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &master, sizeof(int));
+	if (sendmsg(a->pty_wr, &msg, MSG_NOSIGNAL) != 1)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "hand the pty to the supervisor");
+	close(a->pty_wr);
+
+	/* Out of the caller's process group and session (see below). */
+	if (setsid() < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
+	if (ioctl(slave, TIOCSCTTY, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty",
+				     "make the pty the controlling terminal");
+	*ret_slave = TAKE_FD(slave);
+	return 0;
+}
+
+/* Put the payload's stdio in place: pumped pipes, the pty, reopened nodes. */
+static int setup_stdio(const struct nsb_init_args *a, int slave, struct nsb_error *e)
+{
+	const struct nsb_stdio *st = a->stdio;
+	int pumped[3] = {a->stdin_rd, a->stdout_wr, a->stderr_wr};
+
+	for (int fd = 0; fd < 3; fd++) {
+		int src = -1;
+		_cleanup_close_ int opened = -1;
+
+		if (st->how[fd] == NSB_STDIO_CLOSED)
+			close(fd); /* the caller's closed fd, held by /dev/null until here */
+		else if (st->how[fd] == NSB_STDIO_PTY)
+			src = slave;
+		else if (st->how[fd] == NSB_STDIO_PIPE)
+			src = pumped[fd];
+		else if (st->how[fd] == NSB_STDIO_REOPEN) {
+			opened = open(st->reopen[fd], st->reopen_flags[fd] | O_NOCTTY | O_CLOEXEC);
+			if (opened < 0)
+				return nsb_error_set(e, nsb_negerrno(), "fds", "open '%s' as fd %d",
+						     st->reopen[fd], fd);
+			src = opened;
+		}
+		if (src >= 0 && dup2(src, fd) < 0)
+			return nsb_error_set(e, nsb_negerrno(), "fds",
+					     "connect fd %d to the supervisor", fd);
+	}
+	return 0;
+}
+
+_noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 {
 	const struct nsb_plan *p = a->plan;
 	struct nsb_error e = {0};
 	char path[NSB_MAX_PATH + 1];
 	sigset_t none;
 	int r;
+
+	if (slave >= 0) {
+		/* The payload leads the pty's foreground process group, in
+		 * init's session: ^C and ^Z on the terminal reach it, and a
+		 * shell inside does job control as usual.  SIGTTOU is blocked
+		 * for the switch (we are not in the foreground yet). */
+		sigset_t ttou;
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, NULL);
+		if (setpgid(0, 0) < 0 || tcsetpgrp(slave, getpid()) < 0) {
+			nsb_error_set(&e, nsb_negerrno(), "session",
+				      "make the payload the terminal's foreground");
+			fail(a, &e, 125);
+		}
+	}
 
 	/* Restore what init changed: default dispositions, nothing blocked. */
 	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
@@ -189,21 +292,17 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
-	/* A new session: no controlling terminal to inject keystrokes into. */
-	if (setsid() < 0) {
+	/* A new session: no controlling terminal to inject keystrokes into
+	 * (with a pty: the sandbox's own terminal, set up above). */
+	if (slave < 0 && setsid() < 0) {
 		nsb_error_set(&e, nsb_negerrno(), "session", "start a new session");
 		fail(a, &e, 125);
 	}
 
-	/* Output through the supervisor's pump (--max-output, --capture). */
-	if (a->stdout_wr >= 0) {
-		if (dup2(a->stdout_wr, STDOUT_FILENO) < 0 ||
-		    dup2(a->stderr_wr, STDERR_FILENO) < 0) {
-			nsb_error_set(&e, nsb_negerrno(), "fds",
-				      "connect stdout and stderr to the supervisor");
-			fail(a, &e, 125);
-		}
-	}
+	/* stdio through the supervisor's pumps or the pty (never a host inode). */
+	r = setup_stdio(a, slave, &e);
+	if (r < 0)
+		fail(a, &e, 125);
 
 	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
 	r = nsb_close_all_except(&a->err_wr, 1);
@@ -244,11 +343,12 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 {
 	const struct nsb_plan *p = a->plan;
 	struct nsb_error e = {0};
-	int keep[] = {a->sync_rd, a->err_wr, a->status_wr, a->stdout_wr, a->stderr_wr};
+	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
+		      a->stderr_wr, a->stdin_rd, a->pty_wr};
 	sigset_t mask;
 	pid_t payload;
 	char go;
-	int r, sfd;
+	int r, sfd, slave = -1;
 
 	/* If the supervisor dies, so does the sandbox: init's death takes the
 	 * whole PID namespace with it. */
@@ -298,6 +398,12 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 		fail(a, &e, 125);
 	}
 
+	if (a->stdio->pty) {
+		r = open_pty(a, &slave, &e);
+		if (r < 0)
+			fail(a, &e, 125);
+	}
+
 	/* init keeps nothing the payload could borrow: all capability sets
 	 * empty and no_new_privs, before the payload is even forked. */
 	r = nsb_caps_drop_all(&e);
@@ -322,8 +428,8 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	}
 
 	/* Out of the caller's process group: a terminal's ^C reaches the
-	 * supervisor only, which forwards it once. */
-	if (setsid() < 0) {
+	 * supervisor only, which forwards it once.  (open_pty did it already.) */
+	if (slave < 0 && setsid() < 0) {
 		nsb_error_set(&e, nsb_negerrno(), "init", "start a new session");
 		fail(a, &e, 125);
 	}
@@ -352,15 +458,26 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	if (payload == 0) {
 		close(sfd);
 		close(a->status_wr);
-		payload_main(a);
+		payload_main(a, slave);
 	}
 
 	/* From here on, EOF on the error pipe means the payload's exec worked;
 	 * EOF on the output pipes, that the payload and all it started are gone. */
 	close(a->err_wr);
-	if (a->stdout_wr >= 0) {
-		close(a->stdout_wr);
-		close(a->stderr_wr);
+	/* init holds no stream end: EOF and EPIPE must follow the payload. */
+	const int ends[] = {a->stdout_wr, a->stderr_wr, a->stdin_rd, slave};
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
+		if (ends[i] >= 0)
+			close(ends[i]);
+	/* Nor the caller's own stdio (a host file, perhaps): the sandbox's
+	 * /dev/null takes their place (best effort: init never uses them). */
+	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd >= 0) {
+		for (int fd = 0; fd < 3; fd++)
+			if (fd != null_fd)
+				dup2(null_fd, fd);
+		if (null_fd > 2)
+			close(null_fd);
 	}
 
 	for (;;) {
@@ -372,7 +489,13 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 		if (n != sizeof(si))
 			_exit(125);
 		if (si.ssi_signo != SIGCHLD) {
+			/* Every forwarded signal terminates by default.  A stopped
+			 * payload would keep it pending forever: SIGCONT after it,
+			 * to the payload and its process group (a stopped pipeline
+			 * of a shell payload), so that it acts on it now. */
 			kill(payload, (int)si.ssi_signo);
+			kill(payload, SIGCONT);
+			kill(-payload, SIGCONT);
 			continue;
 		}
 		/* Reap everything: orphans are re-parented to us. */

@@ -11,6 +11,7 @@
 
 #include "macro.h"
 #include "plan.h"
+#include "spawn.h"
 
 /* Stages reported by the sandbox side; "resolve" means the command was not
  * found (exit 127), "exec" that execve failed (exit 126). */
@@ -24,6 +25,9 @@ struct nsb_init_args {
 	int status_wr; /* init → supervisor: the payload's wait status (int) */
 	int stdout_wr; /* payload's stdout/stderr when the supervisor pumps them, else -1 */
 	int stderr_wr;
+	int stdin_rd; /* payload's stdin when the supervisor pumps it, else -1 */
+	int pty_wr;   /* init → supervisor: the pty master (SCM_RIGHTS), else -1 */
+	const struct nsb_stdio *stdio;
 };
 
 /* Runs in the child created by clone; never returns. */

@@ -44,6 +44,7 @@ static struct nsb_config cfg;
 static struct nsb_facts facts;
 static struct nsb_plan plan;
 static struct nsb_front front;
+static struct nsb_stdio stdio_plan;
 static char mount_real[NSB_MAX_MOUNTS][PATH_MAX];
 static char cwd_real[PATH_MAX], home_real[PATH_MAX], project_real[PATH_MAX];
 
@@ -592,6 +593,10 @@ static void fill_enforced(struct nsb_result *res, const struct nsb_sandbox *sbx)
 	en->max_output = cfg.max_output;
 	en->capture = cfg.capture;
 	en->tmp_size = plan.tmp_size;
+	en->has_stdio = true;
+	en->stdio_pty = stdio_plan.pty;
+	for (int fd = 0; fd < 3; fd++)
+		en->stdio[fd] = nsb_stdio_name(stdio_plan.how[fd]);
 	if (cg.fd >= 0) {
 		/* cg is reset when the cgroup is removed; the record outlives it. */
 		static char path[sizeof(cg.path)];
@@ -702,6 +707,14 @@ int main(int argc, char *argv[])
 		return denied(&res, start);
 	}
 
+	/* What the payload's stdin, stdout and stderr will be (a directory
+	 * there is a usage error): decided only for a run that goes ahead. */
+	r = nsb_stdio_decide(cfg.pty, plan.pipe_output, &stdio_plan, &e);
+	if (r < 0) {
+		nsb_plan_free(&plan);
+		return usage_failure(&res, &e, start);
+	}
+
 	r = export_seccomp(&e);
 	if (r < 0) {
 		nsb_plan_free(&plan);
@@ -723,7 +736,7 @@ int main(int argc, char *argv[])
 	 * before the record is written. */
 	signal(SIGPIPE, SIG_IGN);
 
-	r = nsb_spawn(&plan, cg.fd, &sb, &e);
+	r = nsb_spawn(&plan, &stdio_plan, cg.fd, &sb, &e);
 	if (r < 0) {
 		cgroup_finish(&res);
 		return setup_failure(&res, &e, start);
@@ -733,6 +746,7 @@ int main(int argc, char *argv[])
 		.timeout_ms = cfg.timeout_ms,
 		.kill_after_ms = cfg.kill_after_ms,
 		.pipe_output = plan.pipe_output,
+		.stdio = &stdio_plan,
 		.max_output = cfg.has_max_output ? cfg.max_output : UINT64_MAX,
 		.capture = cfg.capture,
 		.kill_all = cg.fd >= 0 ? kill_cgroup : NULL,

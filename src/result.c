@@ -291,6 +291,16 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	}
 	nsb_json_end_object(j);
 
+	if (en->has_stdio) {
+		nsb_json_key(j, "stdio");
+		nsb_json_begin_object(j);
+		put_str(j, "stdin", en->stdio[0]);
+		put_str(j, "stdout", en->stdio[1]);
+		put_str(j, "stderr", en->stdio[2]);
+		put_bool(j, "pty", en->stdio_pty);
+		nsb_json_end_object(j);
+	}
+
 	nsb_json_key(j, "cgroup");
 	if (en->cgroup_path) {
 		nsb_json_begin_object(j);

@@ -80,6 +80,12 @@ struct nsb_enforced {
 	bool capture;
 	uint64_t tmp_size;
 
+	/* stdio: what fds 0-2 were inside ("inherited", "pipe", "pty",
+	 * "reopened", "closed"), and whether a pty was allocated. */
+	bool has_stdio;
+	bool stdio_pty;
+	const char *stdio[3];
+
 	const char *cgroup_path;      /* NULL: no cgroup */
 	const char *cgroup_placement; /* "clone3" (CLONE_INTO_CGROUP) or "join" */
 };

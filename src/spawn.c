@@ -7,8 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "init.h"
@@ -19,6 +24,151 @@
 #ifndef CLONE_NEWCGROUP
 #define CLONE_NEWCGROUP 0x02000000
 #endif
+#ifndef PIPEFS_MAGIC
+#define PIPEFS_MAGIC 0x50495045
+#endif
+
+const char *nsb_stdio_name(enum nsb_stdio_how how)
+{
+	switch (how) {
+	case NSB_STDIO_INHERIT:
+		return "inherited";
+	case NSB_STDIO_PIPE:
+		return "pipe";
+	case NSB_STDIO_PTY:
+		return "pty";
+	case NSB_STDIO_REOPEN:
+		return "reopened";
+	case NSB_STDIO_CLOSED:
+		break;
+	}
+	return "closed";
+}
+
+/*
+ * The memory devices (major 1) that the sandbox's /dev has too: the payload
+ * gets its own open of the sandbox's node (a read-only bind) instead of the
+ * caller's descriptor, whose host inode root could otherwise fchmod.
+ */
+static const char *memdev_path(dev_t rdev)
+{
+	if (major(rdev) != 1)
+		return NULL;
+	switch (minor(rdev)) {
+	case 3:
+		return "/dev/null";
+	case 5:
+		return "/dev/zero";
+	case 7:
+		return "/dev/full";
+	case 8:
+		return "/dev/random";
+	case 9:
+		return "/dev/urandom";
+	default:
+		return NULL;
+	}
+}
+
+static bool in_foreground(int fd)
+{
+	pid_t fg = tcgetpgrp(fd);
+	return fg >= 0 && fg == getpgrp();
+}
+
+/* One stream without a pty: keep it only when it leads to no host inode. */
+static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_error *e)
+{
+	static const char *const names[] = {"stdin", "stdout", "stderr"};
+	struct statfs sfs;
+	struct stat st;
+	const char *dev;
+
+	if (fd < 0 || fd > 2)
+		return -EINVAL;
+	/* --capture and --max-output pump both output streams, whatever they are. */
+	if (fd > 0 && pipe_output) {
+		s->how[fd] = NSB_STDIO_PIPE;
+		return 0;
+	}
+	if (s->closed[fd]) {
+		s->how[fd] = NSB_STDIO_CLOSED;
+		return 0;
+	}
+	if (fstat(fd, &st) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "usage", "inspect fd %d (%s)", fd,
+				     names[fd]);
+	if (S_ISDIR(st.st_mode)) {
+		/* A directory handle lets openat(fd, "../x") walk the host tree. */
+		nsb_error_setx(e, EISDIR, "usage", "fd %d (%s) is a directory", fd, names[fd]);
+		return nsb_error_hint(
+			e,
+			"give the command a file or a pipe as %s, or bind the directory with --ro",
+			names[fd]);
+	}
+	if (S_ISSOCK(st.st_mode)) {
+		s->how[fd] = NSB_STDIO_INHERIT;
+	} else if (S_ISFIFO(st.st_mode)) {
+		/* An anonymous pipe lives in pipefs; a named FIFO is a host inode. */
+		s->how[fd] = fstatfs(fd, &sfs) == 0 && sfs.f_type == PIPEFS_MAGIC
+				     ? NSB_STDIO_INHERIT
+				     : NSB_STDIO_PIPE;
+	} else if (S_ISCHR(st.st_mode) && isatty(fd)) {
+		/* A terminal read from the background would escape job control
+		 * (the payload is in a session of its own): only a foreground
+		 * nsbox hands it over; otherwise the pump reads it, and the
+		 * kernel stops nsbox with SIGTTIN like any background job. */
+		s->how[fd] = fd > 0 || in_foreground(fd) ? NSB_STDIO_INHERIT : NSB_STDIO_PIPE;
+	} else if (S_ISCHR(st.st_mode) && (dev = memdev_path(st.st_rdev))) {
+		int fl = fcntl(fd, F_GETFL);
+		s->how[fd] = NSB_STDIO_REOPEN;
+		snprintf(s->reopen[fd], sizeof(s->reopen[fd]), "%s", dev);
+		s->reopen_flags[fd] = (fl < 0 ? (fd == 0 ? O_RDONLY : O_WRONLY) : fl & O_ACCMODE);
+	} else {
+		/* Regular files, block devices, other character devices. */
+		s->how[fd] = NSB_STDIO_PIPE;
+	}
+	return 0;
+}
+
+int nsb_stdio_decide(int pty_mode, bool pipe_output, struct nsb_stdio *ret, struct nsb_error *e)
+{
+	struct nsb_stdio s;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	/* A closed 0, 1 or 2 would be taken by the next descriptor nsbox
+	 * opens (a pipe, the signalfd) and reach the command as its stdio:
+	 * hold the number with /dev/null; init closes it again inside. */
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null_fd != fd) {
+			if (null_fd >= 0)
+				close(null_fd);
+			return nsb_error_set(e, null_fd < 0 ? nsb_negerrno() : -EBADF, "usage",
+					     "hold closed fd %d with '/dev/null'", fd);
+		}
+		s.closed[fd] = true;
+	}
+	s.pty = pty_mode == NSB_PTY_ON || (pty_mode == NSB_PTY_AUTO && isatty(0) && isatty(1));
+	for (int fd = 0; fd < 3; fd++) {
+		r = decide_one(fd, pipe_output, &s, e);
+		if (r < 0)
+			return r;
+	}
+	if (s.pty) {
+		/* The relay reads the caller's stdin (whatever it is) and
+		 * writes the terminal's output to the caller's stdout. */
+		s.in_tty = isatty(0);
+		s.how[0] = s.how[1] = s.how[2] = NSB_STDIO_PTY;
+		for (int fd = 0; fd < 3 && !s.has_winsize; fd++)
+			s.has_winsize = ioctl(fd, TIOCGWINSZ, &s.winsize) == 0;
+	}
+	*ret = s;
+	return 0;
+}
 
 static void close_pair(int p[2])
 {
@@ -77,11 +227,12 @@ static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
 	return 0;
 }
 
-int nsb_spawn(const struct nsb_plan *plan, int cgroup_fd, struct nsb_sandbox *sb,
-	      struct nsb_error *e)
+int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
+	      struct nsb_sandbox *sb, struct nsb_error *e)
 {
 	int sync_p[2] = {-1, -1}, err_p[2] = {-1, -1}, status_p[2] = {-1, -1};
-	int out_p[2] = {-1, -1}, errout_p[2] = {-1, -1};
+	int out_p[2] = {-1, -1}, errout_p[2] = {-1, -1}, in_p[2] = {-1, -1};
+	int pty_p[2] = {-1, -1};
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 			 CLONE_NEWCGROUP;
 	int pidfd = -1, r;
@@ -96,14 +247,28 @@ int nsb_spawn(const struct nsb_plan *plan, int cgroup_fd, struct nsb_sandbox *sb
 		r = nsb_error_set(e, nsb_negerrno(), "clone", "create pipes");
 		goto fail;
 	}
-	if (plan->pipe_output) {
-		if (pipe2(out_p, O_CLOEXEC) < 0 || pipe2(errout_p, O_CLOEXEC) < 0) {
-			r = nsb_error_set(e, nsb_negerrno(), "clone", "create output pipes");
-			goto fail;
-		}
-		/* Bigger pipes, fewer wakeups for the pump; best effort. */
-		fcntl(out_p[0], F_SETPIPE_SZ, 1 << 20);
-		fcntl(errout_p[0], F_SETPIPE_SZ, 1 << 20);
+	if ((stdio->how[1] == NSB_STDIO_PIPE && pipe2(out_p, O_CLOEXEC) < 0) ||
+	    (stdio->how[2] == NSB_STDIO_PIPE && pipe2(errout_p, O_CLOEXEC) < 0) ||
+	    (stdio->how[0] == NSB_STDIO_PIPE && pipe2(in_p, O_CLOEXEC) < 0)) {
+		r = nsb_error_set(e, nsb_negerrno(), "clone", "create stdio pipes");
+		goto fail;
+	}
+	/* Bigger pipes, fewer wakeups for the pumps; best effort. */
+	const int pumped[] = {out_p[0], errout_p[0], in_p[1]};
+	for (size_t i = 0; i < ARRAY_SIZE(pumped); i++)
+		if (pumped[i] >= 0)
+			fcntl(pumped[i], F_SETPIPE_SZ, 1 << 20);
+	/* The supervisor's end never blocks: one event loop serves every
+	 * stream, and a payload that never reads stdin must not stall it. */
+	if (in_p[1] >= 0 && fcntl(in_p[1], F_SETFL, O_NONBLOCK) < 0) {
+		r = nsb_error_set(e, nsb_negerrno(), "clone", "make the stdin pipe non-blocking");
+		goto fail;
+	}
+	/* The pty is opened inside, on the sandbox's own devpts; its master
+	 * travels back over this socket. */
+	if (stdio->pty && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pty_p) < 0) {
+		r = nsb_error_set(e, nsb_negerrno(), "clone", "create the pty socket");
+		goto fail;
 	}
 
 	pid = do_clone(flags, cgroup_fd, &pidfd, &used_clone3);
@@ -123,14 +288,17 @@ int nsb_spawn(const struct nsb_plan *plan, int cgroup_fd, struct nsb_sandbox *sb
 			.status_wr = status_p[1],
 			.stdout_wr = out_p[1],
 			.stderr_wr = errout_p[1],
+			.stdin_rd = in_p[0],
+			.pty_wr = pty_p[1],
+			.stdio = stdio,
 		};
 		close(sync_p[1]);
 		close(err_p[0]);
 		close(status_p[0]);
-		if (out_p[0] >= 0) {
-			close(out_p[0]);
-			close(errout_p[0]);
-		}
+		nsb_closep(&out_p[0]);
+		nsb_closep(&errout_p[0]);
+		nsb_closep(&in_p[1]);
+		nsb_closep(&pty_p[0]);
 		nsb_init_main(&a);
 	}
 
@@ -139,6 +307,8 @@ int nsb_spawn(const struct nsb_plan *plan, int cgroup_fd, struct nsb_sandbox *sb
 	nsb_closep(&status_p[1]);
 	nsb_closep(&out_p[1]);
 	nsb_closep(&errout_p[1]);
+	nsb_closep(&in_p[0]);
+	nsb_closep(&pty_p[1]);
 
 	if (cgroup_fd >= 0 && !used_clone3) {
 		r = join_cgroup(cgroup_fd, pid, e);
@@ -172,6 +342,8 @@ int nsb_spawn(const struct nsb_plan *plan, int cgroup_fd, struct nsb_sandbox *sb
 	sb->status_rd = status_p[0];
 	sb->stdout_rd = out_p[0];
 	sb->stderr_rd = errout_p[0];
+	sb->stdin_wr = in_p[1];
+	sb->pty_sock = pty_p[0];
 	sb->clone3 = used_clone3;
 	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
 	sb->namespaces = NSB_NS_USER | NSB_NS_MOUNT | NSB_NS_PID | NSB_NS_IPC | NSB_NS_UTS |
@@ -191,6 +363,8 @@ fail:
 	close_pair(status_p);
 	close_pair(out_p);
 	close_pair(errout_p);
+	close_pair(in_p);
+	close_pair(pty_p);
 	return r;
 }
 
@@ -201,4 +375,6 @@ void nsb_sandbox_close(struct nsb_sandbox *sb)
 	nsb_closep(&sb->status_rd);
 	nsb_closep(&sb->stdout_rd);
 	nsb_closep(&sb->stderr_rd);
+	nsb_closep(&sb->stdin_wr);
+	nsb_closep(&sb->pty_sock);
 }

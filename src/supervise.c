@@ -5,14 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "init.h"
+#include "ptyrelay.h"
 #include "supervise.h"
 
 #define PUMP_BUF (128u << 10)
@@ -35,8 +38,20 @@ struct stream {
 	uint64_t passed; /* what went on (or was kept) */
 	bool truncated;
 	bool dest_broken; /* the caller closed its end: keep draining */
+	bool no_splice;	  /* splice(2) does not work between fd and dest */
 	char last;	  /* last byte passed on, for the marker's newline */
 	struct nsb_captured *cap;
+};
+
+/* The caller's stdin on its way in: to the stdin pipe, or to the pty master. */
+struct inpump {
+	int src; /* the caller's fd 0 (never closed here), -1 once at EOF */
+	int dst; /* the pipe's write end or a dup of the master (O_NONBLOCK), -1 when done */
+	bool to_pty;
+	bool no_splice; /* the source is not one splice(2) reads (a terminal) */
+	bool wait_room; /* splice found the pipe full */
+	char *buf;
+	size_t off, len; /* pending bytes: buf[off..len) */
 };
 
 struct sv {
@@ -44,6 +59,9 @@ struct sv {
 	const struct nsb_supervise_opts *o;
 	struct stream st[2];
 	char *buf;
+	struct inpump in;
+	struct nsb_tty tty;
+	int master; /* the pty master (also st[0].fd until EOF), -1 */
 };
 
 static void signal_init(struct nsb_sandbox *sb, int sig)
@@ -95,9 +113,44 @@ static int keep(struct stream *s, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * Without a limit or --capture the bytes need not be seen: move them from the
+ * pipe to the caller's descriptor inside the kernel.  Returns false when
+ * splice cannot serve this pair (then read/write do, from now on).
+ */
+static bool pump_splice(struct sv *v, struct stream *s)
+{
+	ssize_t n;
+
+	if (s->no_splice || s->dest_broken || v->o->capture || v->o->max_output != UINT64_MAX)
+		return false;
+	n = splice(s->fd, NULL, s->dest, NULL, PUMP_BUF, SPLICE_F_MOVE);
+	if (n < 0 && errno == EINTR)
+		return true;
+	if (n < 0 && (errno == EINVAL || errno == EBADF)) {
+		/* e.g. an O_APPEND file or a terminal as dest */
+		s->no_splice = true;
+		return false;
+	}
+	if (n < 0) {
+		s->dest_broken = true; /* read and count the rest */
+		return false;
+	}
+	if (n == 0) {
+		nsb_closep(&s->fd);
+		return true;
+	}
+	s->total += (uint64_t)n;
+	s->passed += (uint64_t)n;
+	return true;
+}
+
 /* Read what is there; pass or keep up to the limit, count the rest. */
 static int pump(struct sv *v, struct stream *s)
 {
+	if (pump_splice(v, s))
+		return 0;
+
 	ssize_t n = read(s->fd, v->buf, PUMP_BUF);
 
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -134,6 +187,112 @@ static int pump(struct sv *v, struct stream *s)
 	return 0;
 }
 
+static void in_read(struct inpump *in)
+{
+	struct termios tm;
+	ssize_t n;
+
+	/* A file into the stdin pipe: in the kernel, without a copy here.
+	 * (EINVAL: a source splice cannot read, such as a terminal.) */
+	if (!in->to_pty && !in->no_splice) {
+		n = splice(in->src, NULL, in->dst, NULL, PUMP_BUF,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		/* EAGAIN: the pipe is full; wait until it has room. */
+		in->wait_room = n < 0 && errno == EAGAIN;
+		if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
+			return;
+		if (n < 0 && errno == EINVAL)
+			in->no_splice = true;
+		else
+			goto end;
+	}
+	n = read(in->src, in->buf, PUMP_BUF);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n > 0) {
+		in->off = 0;
+		in->len = (size_t)n;
+		return;
+	}
+end:
+	/* End of input (or EIO: an orphaned background job may not read its
+	 * terminal).  A pipe is closed so the payload sees EOF; a terminal in
+	 * canonical mode gets its EOF character once, as if typed. */
+	in->src = -1;
+	if (!in->to_pty)
+		nsb_closep(&in->dst);
+	else if (tcgetattr(in->dst, &tm) == 0 && (tm.c_lflag & ICANON)) {
+		in->buf[0] = (char)tm.c_cc[VEOF];
+		in->off = 0;
+		in->len = 1;
+	}
+}
+
+static void in_write(struct inpump *in)
+{
+	ssize_t w = write(in->dst, in->buf + in->off, in->len - in->off);
+
+	if (w < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (w < 0) {
+		/* EPIPE: the payload closed its stdin; nothing more to pass. */
+		nsb_closep(&in->dst);
+		in->src = -1;
+		in->len = 0;
+		return;
+	}
+	in->off += (size_t)w;
+	if (in->off < in->len)
+		return;
+	in->off = in->len = 0;
+	if (in->src < 0 && !in->to_pty)
+		nsb_closep(&in->dst);
+}
+
+/* The master arrived from init: it becomes the output stream and the input's
+ * destination. */
+static void take_master(struct sv *v, int master)
+{
+	int dup_fd;
+
+	v->master = master;
+	/* Ours alone (init closed its copy): non-blocking suits the loop. */
+	fcntl(master, F_SETFL, O_NONBLOCK);
+	v->st[0].fd = master;
+	dup_fd = fcntl(master, F_DUPFD_CLOEXEC, 3);
+	if (dup_fd >= 0 && v->in.src >= 0)
+		v->in.dst = dup_fd;
+	else if (dup_fd >= 0)
+		close(dup_fd);
+	nsb_tty_copy_winsize(master);
+}
+
+/* Signals that only the pty relay handles. */
+static bool tty_signal(struct sv *v, int sig)
+{
+	/* The output pump closes the master at EOF. */
+	bool open_ = v->master >= 0 && v->st[0].fd == v->master;
+
+	switch (sig) {
+	case SIGWINCH:
+		if (open_)
+			nsb_tty_copy_winsize(v->master);
+		return true;
+	case SIGTSTP:
+		nsb_tty_suspend(&v->tty);
+		return true;
+	case SIGCONT:
+		/* fg: raw again (bg: the terminal stays the shell's). */
+		nsb_tty_raw(&v->tty);
+		if (open_)
+			nsb_tty_copy_winsize(v->master);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int arm(int tfd, uint64_t ms)
 {
 	struct itimerspec its = {0};
@@ -159,7 +318,8 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		  struct nsb_result *res, struct nsb_captured *out, struct nsb_captured *err,
 		  struct nsb_error *e)
 {
-	struct sv v = {.sb = sb, .o = o};
+	struct sv v = {.sb = sb, .o = o, .master = -1};
+	const struct nsb_stdio *io = o->stdio;
 	struct nsb_error child_err;
 	size_t got = 0;
 	bool err_open = true, reaped = false, timed_out = false, killed = false;
@@ -170,25 +330,39 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 
 	memset(&child_err, 0, sizeof(child_err));
 	memset(&ru, 0, sizeof(ru));
-	v.st[0] = (struct stream){
-		.fd = o->pipe_output ? sb->stdout_rd : -1, .dest = 1, .name = "stdout", .cap = out};
-	v.st[1] = (struct stream){
-		.fd = o->pipe_output ? sb->stderr_rd : -1, .dest = 2, .name = "stderr", .cap = err};
-	/* The pump owns the read ends from here on. */
-	sb->stdout_rd = sb->stderr_rd = -1;
+	v.tty.fd = -1;
+	v.st[0] = (struct stream){.fd = sb->stdout_rd, .dest = 1, .name = "stdout", .cap = out};
+	v.st[1] = (struct stream){.fd = sb->stderr_rd, .dest = 2, .name = "stderr", .cap = err};
+	v.in = (struct inpump){.src = -1, .dst = sb->stdin_wr, .to_pty = io->pty};
+	if (io->how[0] == NSB_STDIO_PIPE)
+		v.in.src = 0;
+	else if (io->pty && !io->closed[0])
+		v.in.src = 0; /* relayed once the master is here */
+	/* The pumps own the pipe ends from here on. */
+	sb->stdout_rd = sb->stderr_rd = sb->stdin_wr = -1;
 
 	nsb_supervise_sigset(&mask);
+	if (io->pty) {
+		/* Window changes, and ^Z/fg from outside, for the terminal's
+		 * sake; SIGTTIN and SIGTTOU keep their default (stop): that
+		 * is job control working on a background nsbox. */
+		sigaddset(&mask, SIGWINCH);
+		sigaddset(&mask, SIGTSTP);
+		sigaddset(&mask, SIGCONT);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+		if (io->in_tty && nsb_tty_open(&v.tty, 0) == 0)
+			nsb_tty_raw(&v.tty);
+	}
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		r = nsb_error_set(e, nsb_negerrno(), "supervise", "create signalfd");
 		goto fatal;
 	}
-	if (o->pipe_output) {
-		v.buf = malloc(PUMP_BUF);
-		if (!v.buf) {
-			r = nsb_error_set(e, ENOMEM, "supervise", "allocate the output buffer");
-			goto fatal;
-		}
+	v.buf = malloc(PUMP_BUF);
+	v.in.buf = malloc(PUMP_BUF);
+	if (!v.buf || !v.in.buf) {
+		r = nsb_error_set(e, ENOMEM, "supervise", "allocate the stdio buffers");
+		goto fatal;
 	}
 	if (o->timeout_ms) {
 		tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -198,15 +372,19 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		}
 	}
 
-	/* Until init is reaped and both output pipes are drained. */
-	while (!reaped || v.st[0].fd >= 0 || v.st[1].fd >= 0) {
-		struct pollfd pfd[6] = {
+	/* Until init is reaped and both output streams are drained. */
+	while (!reaped || v.st[0].fd >= 0 || v.st[1].fd >= 0 || sb->pty_sock >= 0) {
+		struct pollfd pfd[9] = {
 			{.fd = sfd, .events = POLLIN},
 			{.fd = err_open ? sb->err_rd : -1, .events = POLLIN},
 			{.fd = reaped ? -1 : sb->pidfd, .events = POLLIN},
 			{.fd = tfd, .events = POLLIN},
 			{.fd = v.st[0].fd, .events = POLLIN},
 			{.fd = v.st[1].fd, .events = POLLIN},
+			{.fd = sb->pty_sock, .events = POLLIN},
+			{.fd = v.in.dst >= 0 && v.in.len == 0 && !v.in.wait_room ? v.in.src : -1,
+			 .events = POLLIN},
+			{.fd = v.in.len > 0 || v.in.wait_room ? v.in.dst : -1, .events = POLLOUT},
 		};
 
 		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
@@ -222,9 +400,24 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		if (pfd[0].revents) {
 			struct signalfd_siginfo si;
 			while (read(sfd, &si, sizeof(si)) == sizeof(si))
-				if (si.ssi_signo != SIGCHLD && !reaped)
+				if (si.ssi_signo != SIGCHLD && !tty_signal(&v, (int)si.ssi_signo) &&
+				    !reaped)
 					signal_init(sb, (int)si.ssi_signo);
 		}
+
+		if (pfd[6].revents) {
+			int m = nsb_pty_recv_master(sb->pty_sock);
+			if (m >= 0 || (m != -EAGAIN && m != -EINTR))
+				nsb_closep(&sb->pty_sock);
+			if (m >= 0)
+				take_master(&v, m);
+		}
+		if (pfd[7].revents && v.in.src >= 0)
+			in_read(&v.in);
+		if (pfd[8].revents && v.in.dst >= 0 && v.in.wait_room)
+			v.in.wait_room = false; /* room again (or an error splice will see) */
+		else if (pfd[8].revents && v.in.dst >= 0)
+			in_write(&v.in);
 
 		if (pfd[3].revents) {
 			uint64_t ticks;
@@ -255,9 +448,12 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 
 		if (!reaped) {
 			pid_t p = wait4(sb->pid, &status, WNOHANG, &ru);
-			if (p == sb->pid)
+			if (p == sb->pid) {
 				reaped = true;
-			else if (p < 0 && errno != EINTR) {
+				/* Nobody left to read stdin. */
+				nsb_closep(&v.in.dst);
+				v.in.src = -1;
+			} else if (p < 0 && errno != EINTR) {
 				r = nsb_error_set(e, nsb_negerrno(), "supervise",
 						  "reap the sandbox");
 				goto fatal;
@@ -268,16 +464,23 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	/* Anything init managed to send before dying is in the pipe now. */
 	while (err_open)
 		read_setup_error(sb->err_rd, &child_err, &got, &err_open);
+	/* The caller's terminal as it was, whatever ended the run. */
+	nsb_tty_restore(&v.tty);
 
 	res->cpu_user_ms = tv_ms(&ru.ru_utime);
 	res->cpu_sys_ms = tv_ms(&ru.ru_stime);
-	if (o->pipe_output) {
+	/* Counted wherever the stream passed through the supervisor (with a
+	 * pty, stdout and stderr are one stream: the terminal's, as stdout). */
+	if (io->how[1] == NSB_STDIO_PIPE || io->how[1] == NSB_STDIO_PTY) {
 		res->stdout_bytes = (int64_t)v.st[0].total;
-		res->stderr_bytes = (int64_t)v.st[1].total;
 		res->stdout_truncated = v.st[0].truncated;
+	}
+	if (io->how[2] == NSB_STDIO_PIPE || io->how[2] == NSB_STDIO_PTY) {
+		res->stderr_bytes = (int64_t)v.st[1].total;
 		res->stderr_truncated = v.st[1].truncated;
 	}
 	free(v.buf);
+	free(v.in.buf);
 
 	if (got == sizeof(child_err)) {
 		child_err.stage[sizeof(child_err.stage) - 1] = '\0';
@@ -338,11 +541,14 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	return 0;
 
 fatal:
+	nsb_tty_restore(&v.tty);
 	kill_all(&v);
 	while (!reaped && waitpid(sb->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	nsb_closep(&v.st[0].fd);
 	nsb_closep(&v.st[1].fd);
+	nsb_closep(&v.in.dst);
 	free(v.buf);
+	free(v.in.buf);
 	return r;
 }

@@ -16,12 +16,14 @@
 struct nsb_supervise_opts {
 	uint64_t timeout_ms;	/* 0: none */
 	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */
-	bool pipe_output;	/* sb->stdout_rd/stderr_rd are live */
+	bool pipe_output;	/* --max-output or --capture (see stdio) */
 	uint64_t max_output;	/* per stream; UINT64_MAX: unbounded */
 	bool capture;		/* keep output for the record instead of passing it on */
 	/* Kill everything at once (cgroup.kill); NULL: SIGKILL init. */
 	int (*kill_all)(void *ud);
 	void *kill_ud;
+	/* Which of the payload's streams are pumped, and the pty. */
+	const struct nsb_stdio *stdio;
 };
 
 /* Output kept for the record with --capture (malloc'd, up to max_output). */

@@ -50,7 +50,9 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define EXIT_BLOCKED 0
@@ -128,6 +130,107 @@ static void attack_tioclinux(void)
 		return;
 	}
 	report_rc("tioclinux", syscall(SYS_ioctl, 0, (unsigned long)TIOCLINUX, &sub));
+}
+
+/*
+ * With --pty every terminal the payload holds must come from the sandbox's
+ * own devpts (the same filesystem as /dev/pts/ptmx inside), never the
+ * caller's; and TIOCSTI on it must land in its own input queue.
+ */
+static void attack_pty_terminal(void)
+{
+	struct stat ptmx, st;
+	bool foreign = false;
+	char got = 0;
+
+	if (stat("/dev/pts/ptmx", &ptmx) < 0) {
+		report("pty-foreign-terminal", true, errno);
+		return;
+	}
+	for (int fd = 0; fd < 3; fd++)
+		if (isatty(fd) && fstat(fd, &st) == 0 && st.st_dev != ptmx.st_dev) {
+			printf("foreign_tty_fd=%d\n", fd);
+			foreign = true;
+		}
+	report("pty-foreign-terminal", foreign || !isatty(0), 0);
+
+	/* Non-canonical, no echo: an injected byte is readable at once. */
+	struct termios t;
+	if (tcgetattr(0, &t) == 0) {
+		t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		t.c_cc[VMIN] = 0;
+		t.c_cc[VTIME] = 5; /* 0.5 s */
+		tcsetattr(0, TCSANOW, &t);
+	}
+	char c = 'Z';
+	long rc = syscall(SYS_ioctl, 0, (unsigned long)TIOCSTI, &c);
+	int err = rc < 0 ? errno : 0;
+	if (rc == 0 && read(0, &got, 1) != 1)
+		got = 0;
+	printf("tiocsti_rc=%ld read_back=%d\n", rc, got);
+	/* Injected and read back from its own terminal: it stayed inside. */
+	report("pty-tiocsti-stays-inside", rc == 0 && got != 'Z', err);
+}
+
+/* ---- the caller's stdio files ---- */
+
+static bool host_inode(int fd)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return false;
+	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode))
+		return true;
+	/* A named FIFO is a node on some filesystem; a pipe lives in pipefs. */
+	return S_ISFIFO(st.st_mode) && fstatfs(fd, &sfs) == 0 && sfs.f_type != 0x50495045;
+}
+
+/* Reopen stdin for writing through /proc: with a host file behind fd 0 this
+ * would write to a file the caller handed in read-only. */
+static void attack_stdin_reopen(void)
+{
+	int fd = open("/proc/self/fd/0", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	int err = fd < 0 ? errno : 0;
+	bool hit = fd >= 0 && host_inode(fd);
+
+	if (hit && write(fd, "escape-was-here\n", 16) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	report("stdin-reopen-write", hit, err);
+}
+
+/* Change mode and times of whatever stdout and stderr are. */
+static void attack_stdout_fchmod(void)
+{
+	static const struct timespec epoch[2] = {{0, 0}, {0, 0}};
+	bool hit = false;
+
+	for (int fd = 1; fd <= 2; fd++) {
+		bool host = host_inode(fd);
+		int a = fchmod(fd, 0777), b = fchmod(fd, 04755), c = futimens(fd, epoch);
+
+		printf("fd=%d host_inode=%d fchmod0777=%d fchmod4755=%d futimens=%d\n", fd, host, a,
+		       b, c);
+		if (host && (a == 0 || b == 0 || c == 0))
+			hit = true;
+	}
+	report("stdout-fchmod", hit, 0);
+}
+
+/* No stdio descriptor leads to a host inode at all. */
+static void attack_stdio_inodes(void)
+{
+	bool hit = false;
+
+	for (int fd = 0; fd < 3; fd++)
+		if (host_inode(fd)) {
+			printf("host_inode_fd=%d\n", fd);
+			hit = true;
+		}
+	report("stdio-host-inode", hit, 0);
 }
 
 /* ---- namespaces ---- */
@@ -868,7 +971,8 @@ static int usage(void)
 			"  process-vm pid1-exe sysfiles devices x32 int80 sockets fds\n"
 			"  personality caps setuid tcp:PORT abstract:NAME env:SECRET\n"
 			"  pid1-environ:SECRET dev-chmod proc-read proc-umount ssl-private\n"
-			"  pid1-cmdline:NEEDLE[:NEEDLE...]\n");
+			"  pid1-cmdline:NEEDLE[:NEEDLE...] pty-terminal stdin-reopen\n"
+			"  stdout-fchmod stdio-inodes\n");
 	return EXIT_USAGE;
 }
 
@@ -888,6 +992,14 @@ static bool run_one(const char *arg)
 		attack_tiocsti("tiocsti", TIOCSTI);
 	else if (!strcmp(cmd, "tiocsti-high"))
 		attack_tiocsti("tiocsti-high", 0xffffffff00000000UL | TIOCSTI);
+	else if (!strcmp(cmd, "pty-terminal"))
+		attack_pty_terminal();
+	else if (!strcmp(cmd, "stdin-reopen"))
+		attack_stdin_reopen();
+	else if (!strcmp(cmd, "stdout-fchmod"))
+		attack_stdout_fchmod();
+	else if (!strcmp(cmd, "stdio-inodes"))
+		attack_stdio_inodes();
 	else if (!strcmp(cmd, "tioclinux"))
 		attack_tioclinux();
 	else if (!strcmp(cmd, "unshare-user"))

@@ -221,6 +221,69 @@ static void child_place(int fd, int target)
 		_exit(HARNESS_EXEC_FAILED);
 }
 
+/* In the child: replace *fd by path opened with flags (fd lifted above 100). */
+static void redirect_path(const struct itest_project *p, const char *path, int flags, int *fd)
+{
+	char full[PATH_MAX];
+	int f;
+
+	if (!path)
+		return;
+	if (path[0] == '/')
+		snprintf(full, sizeof(full), "%s", path);
+	else
+		snprintf(full, sizeof(full), "%s/%s", p->dir, path);
+	f = open(full, flags | O_CLOEXEC, 0644);
+	if (f < 0) {
+		dprintf(2, "harness: open '%s': %s\n", full, strerror(errno));
+		_exit(HARNESS_EXEC_FAILED);
+	}
+	*fd = fcntl(f, F_DUPFD_CLOEXEC, 100);
+	close(f);
+}
+
+/*
+ * In the child, session leader of the pty: fork; the new process (which goes
+ * on to exec nsbox) gets a process group of its own, so it is a job whose
+ * parent, in the same session, keeps the group from being orphaned (an
+ * orphaned group is not stopped by the kernel: its terminal reads fail with
+ * EIO instead, and SIGTSTP is discarded).  A background job unless
+ * foreground.
+ */
+static void job(bool foreground)
+{
+	int st;
+	pid_t job = fork();
+
+	if (job < 0)
+		_exit(HARNESS_EXEC_FAILED);
+	if (job == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setpgid(0, 0) < 0)
+			_exit(HARNESS_EXEC_FAILED);
+		if (foreground) {
+			/* What a shell does for a foreground job (from the
+			 * background: SIGTTOU ignored for the call). */
+			signal(SIGTTOU, SIG_IGN);
+			if (tcsetpgrp(0, getpid()) < 0)
+				_exit(HARNESS_EXEC_FAILED);
+			signal(SIGTTOU, SIG_DFL);
+		}
+		return;
+	}
+	setpgid(job, job); /* either side may run first */
+	while (waitpid(job, &st, foreground ? 0 : WUNTRACED) < 0)
+		if (errno != EINTR)
+			_exit(HARNESS_EXEC_FAILED);
+	if (WIFSTOPPED(st)) {
+		dprintf(2, "harness: stopped by signal %d\n", WSTOPSIG(st));
+		kill(job, SIGKILL);
+		waitpid(job, &st, 0);
+		_exit(HARNESS_STOPPED);
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 static char **build_env(const struct itest_project *p, const struct itest_opts *o)
 {
 	static char home[PATH_MAX + 8];
@@ -294,9 +357,11 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 		leak = open(p->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		cr_assert(leak >= 0);
 	}
-	if (o->pty)
-		cr_assert(openpty(&master, &tty, NULL, NULL, NULL) == 0, "openpty: %s",
+	if (o->pty) {
+		struct winsize ws = {.ws_row = o->pty_rows, .ws_col = o->pty_cols};
+		cr_assert(openpty(&master, &tty, NULL, NULL, &ws) == 0, "openpty: %s",
 			  strerror(errno));
+	}
 	char **env = build_env(p, o);
 	char cwd[PATH_MAX];
 	if (!o->cwd)
@@ -335,7 +400,13 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 			}
 			null = fcntl(tty, F_DUPFD_CLOEXEC, 100);
 		}
-		child_place(null, 0);
+		redirect_path(p, o->stdin_path, O_RDONLY, &null);
+		redirect_path(p, o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC, &out[1]);
+		redirect_path(p, o->stderr_path, O_WRONLY | O_CREAT | O_TRUNC, &err[1]);
+		if (o->close_stdin)
+			close(0);
+		else
+			child_place(null, 0);
 		child_place(out[1], 1);
 		child_place(err[1], 2);
 		if (rec[1] >= 0)
@@ -360,6 +431,8 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 			dprintf(2, "harness: chdir '%s': %s\n", cwd, strerror(errno));
 			_exit(HARNESS_EXEC_FAILED);
 		}
+		if (o->pty && (o->pty_background || o->pty_foreground_job))
+			job(o->pty_foreground_job);
 		execve(p->nsbox, (char *const *)(uintptr_t)args, env);
 		dprintf(2, "harness: exec '%s': %s\n", p->nsbox, strerror(errno));
 		_exit(HARNESS_EXEC_FAILED);

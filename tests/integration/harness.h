@@ -20,6 +20,9 @@
 
 #define ITEST_USER "nsbox-test"
 
+/* Exit status of a run whose nsbox was stopped (opts.pty_background). */
+#define HARNESS_STOPPED 98
+
 /* The per-test world: <top>/nsbox (a copy anyone can run), <top>/project. */
 struct itest_project {
 	bool as_user;
@@ -39,6 +42,22 @@ struct itest_opts {
 	int leak_fd;		/* > 2: leave a file open there without CLOEXEC */
 	bool raw_argv;		/* argv holds everything after argv[0]: no "--result-fd 3" */
 	bool pty; /* start nsbox in a new session with a pty as controlling tty on stdin */
+	unsigned short pty_rows, pty_cols; /* that terminal's window size (0: none) */
+	/* Start nsbox as a background job of that terminal's session (its own
+	 * process group, its parent in the foreground).  Should nsbox stop, the
+	 * parent says "harness: stopped by signal N" on stderr, kills it and
+	 * exits with HARNESS_STOPPED. */
+	bool pty_background;
+	/* The same, but nsbox's group is made the terminal's foreground (as a
+	 * shell starts a job), and the parent just waits for it to end. */
+	bool pty_foreground_job;
+	/* Redirect nsbox's stdin (O_RDONLY: a file or a directory), stdout or
+	 * stderr (created or truncated) to a path: absolute, or relative to the
+	 * project.  NULL: stdin /dev/null (or the pty), stdout/stderr pipes. */
+	const char *stdin_path;
+	const char *stdout_path;
+	const char *stderr_path;
+	bool close_stdin; /* start nsbox with fd 0 closed */
 	/* false (the default): relax the front gate's argument rules (path
 	 * jail, metacharacters, inline code) so tests can probe the sandbox's
 	 * insides with absolute paths; true: the gate exactly as a user gets it. */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -161,6 +162,96 @@ NSB_ITEST(escape, tty_injection_is_refused_without_a_filter_too)
 NSB_ITEST(escape_strict, tty_injection_is_refused)
 {
 	tty_battery("strict", true);
+}
+
+NSB_ITEST(escape, pty_terminal_is_the_sandboxs_own_and_injection_stays_inside)
+{
+	struct itest_opts o = {.pty = true};
+	struct itest_run r;
+	int pending = -1, slave;
+
+	/*
+	 * With --pty the payload's terminal comes from the sandbox's devpts;
+	 * even with no filter and dev.tty.legacy_tiocsti=1, TIOCSTI on it only
+	 * feeds the payload's own input, never the caller's terminal.
+	 */
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--pty", "--seccomp", "none", "--", "./escape", "pty-terminal"), &r);
+	EXPECT_ALL_BLOCKED(&r, {"pty-foreign-terminal", NULL}, {"pty-tiocsti-stays-inside", NULL});
+	ITEST_EXPECT_CONTAINS(&r, r.out, "tiocsti_rc=0 read_back=90");
+	/* Nothing waits in the caller's terminal for its shell to read. */
+	slave = open(ptsname(r.pty_master), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	cr_assert(slave >= 0, "open the caller's terminal: %s", strerror(errno));
+	cr_expect(ioctl(slave, FIONREAD, &pending) == 0 && pending == 0,
+		  "%d bytes pending on the caller's terminal%s", pending, itest_ctx(&r));
+	close(slave);
+	itest_run_free(&r);
+}
+
+/* ---- the caller's stdio files ---- */
+
+NSB_ITEST(escape, stdin_file_cannot_be_reopened_for_writing)
+{
+	struct itest_opts o = {.stdin_path = "input.txt"};
+	const char *path = itest_path(&itest_cur, "input.txt");
+	struct itest_run r;
+	struct stat before, after;
+	char *content;
+
+	/* The caller's own file, writable by its owner, handed in read-only. */
+	itest_write(&itest_cur, "input.txt", "original\n");
+	cr_assert(chmod(path, 0644) == 0 && stat(path, &before) == 0);
+	run_escape(&r, &o, NULL, ITEST_ARGV("stdin-reopen", "stdio-inodes"));
+	EXPECT_ALL_BLOCKED(&r, {"stdin-reopen-write", NULL}, {"stdio-host-inode", NULL});
+	content = itest_slurp(path);
+	cr_assert(content != NULL);
+	ITEST_EXPECT_STR(&r, content, "original\n");
+	cr_assert(stat(path, &after) == 0);
+	cr_expect(eq(u32, after.st_mode, before.st_mode));
+	free(content);
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, stdout_and_stderr_files_keep_their_mode_and_times)
+{
+	struct itest_opts o = {.stdout_path = "out.log", .stderr_path = "err.log"};
+	const char *names[] = {"out.log", "err.log"};
+	struct itest_run r;
+
+	for (int i = 0; i < 2; i++) {
+		itest_write(&itest_cur, names[i], "");
+		cr_assert(chmod(itest_path(&itest_cur, names[i]), 0640) == 0);
+	}
+	run_escape(&r, &o, NULL, ITEST_ARGV("stdout-fchmod", "stdio-inodes"));
+	/* The output still lands in the file, intact. */
+	free(r.out);
+	r.out = itest_slurp(itest_path(&itest_cur, "out.log"));
+	cr_assert(r.out != NULL);
+	EXPECT_ALL_BLOCKED(&r, {"stdout-fchmod", NULL}, {"stdio-host-inode", NULL});
+	for (int i = 0; i < 2; i++) {
+		struct stat st;
+
+		cr_assert(stat(itest_path(&itest_cur, names[i]), &st) == 0);
+		/* fchmod(0777), fchmod(04755) and futimens(epoch) reached no host inode. */
+		cr_expect(eq(u32, st.st_mode & 07777, 0640), "%s mode%s", names[i], itest_ctx(&r));
+		cr_expect(st.st_mtime > 1000000000 && st.st_atime > 1000000000,
+			  "%s times set to %ld/%ld%s", names[i], (long)st.st_mtime,
+			  (long)st.st_atime, itest_ctx(&r));
+	}
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, directory_as_stdin_never_reaches_the_payload)
+{
+	struct itest_opts o = {.stdin_path = "."};
+	struct itest_run r;
+
+	/* openat(0, "../x") would walk the host tree: nothing runs at all. */
+	run_escape(&r, &o, NULL, ITEST_ARGV("stdio-inodes"));
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	ITEST_EXPECT_LACKS(&r, r.out, "ATTACK=");
+	itest_run_free(&r);
 }
 
 /* ---- namespaces ---- */

@@ -1219,3 +1219,22 @@ Test(cli, option_value_may_look_like_an_option)
 	cr_expect(eq(str, err.message, "--env '--share-net': invalid variable name"));
 	cr_expect(eq(int, cfg.share_net, false));
 }
+
+/* ---- terminal ------------------------------------------------------------ */
+
+Test(cli, pty_and_no_pty_last_one_wins)
+{
+	cr_assert(eq(int, PARSE("ls"), 0));
+	cr_expect(eq(int, cfg.pty, NSB_PTY_AUTO));
+	cr_assert(eq(int, PARSE("--pty", "ls"), 0));
+	cr_expect(eq(int, cfg.pty, NSB_PTY_ON));
+	cr_assert(eq(int, PARSE("--no-pty", "ls"), 0));
+	cr_expect(eq(int, cfg.pty, NSB_PTY_OFF));
+	cr_assert(eq(int, PARSE("--no-pty", "--pty", "ls"), 0));
+	cr_expect(eq(int, cfg.pty, NSB_PTY_ON));
+	cr_assert(eq(int, PARSE("--pty", "--no-pty", "ls"), 0));
+	cr_expect(eq(int, cfg.pty, NSB_PTY_OFF));
+	/* After the command it belongs to the command. */
+	cr_assert(eq(int, PARSE("ls", "--pty"), 0));
+	cr_expect(eq(int, cfg.pty, NSB_PTY_AUTO));
+}

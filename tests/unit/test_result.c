@@ -631,3 +631,37 @@ Test(result, capture_at_the_cap_still_fits, .timeout = 120)
 	free(out);
 	free(err);
 }
+
+/* ---- enforced.stdio ---- */
+
+Test(result, enforced_stdio_member)
+{
+	struct nsb_result r;
+	char *out;
+
+	fill_exited(&r);
+	out = record(&r);
+	cr_expect(not(has(out, "\"stdio\"")), "absent unless set: %s", out);
+	free(out);
+
+	r.enforced.has_stdio = true;
+	r.enforced.stdio_pty = true;
+	r.enforced.stdio[0] = "pty";
+	r.enforced.stdio[1] = "pty";
+	r.enforced.stdio[2] = "pty";
+	out = record(&r);
+	cr_expect(has(out, "\"stdio\":{\"stdin\":\"pty\",\"stdout\":\"pty\",\"stderr\":\"pty\","
+			   "\"pty\":true}"),
+		  "%s", out);
+	free(out);
+
+	r.enforced.stdio_pty = false;
+	r.enforced.stdio[0] = "reopened";
+	r.enforced.stdio[1] = "pipe";
+	r.enforced.stdio[2] = "inherited";
+	out = record(&r);
+	cr_expect(has(out, "\"stdio\":{\"stdin\":\"reopened\",\"stdout\":\"pipe\","
+			   "\"stderr\":\"inherited\",\"pty\":false}"),
+		  "%s", out);
+	free(out);
+}
