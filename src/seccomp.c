@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
@@ -303,7 +304,133 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 		return r;
 	nsb_sha256_hex(b.insns, b.n_insns * sizeof(*b.insns), b.sha256);
 	nsb_action_format(&p->default_action, b.default_action, sizeof(b.default_action));
+	if (p->has_unmapped_ids) {
+		b.ids_act = p->unmapped_ids_action;
+		nsb_action_format(&b.ids_act, b.ids_action, sizeof(b.ids_action));
+	}
 	*ret = b;
+	return 0;
+}
+
+/* ---- the unmapped-ids filter ------------------------------------------- */
+
+/*
+ * Why a second program: "id != mine && id != -1" compares one argument twice,
+ * which libseccomp 2.5 refuses in one rule, and the caller's ids are only
+ * known at run time while the profile's program (and its sha256) should not
+ * depend on who runs it.  So this one is written by hand, tiny and linear.
+ *
+ * It is installed before the profile's program.  The kernel runs every
+ * filter and keeps the most severe answer (kill, then trap, then errno, then
+ * allow), so this program's refusal beats the profile's "allow" and a kill
+ * in the profile still kills; between two errno answers the filter installed
+ * last wins, so the profile keeps the last word on its own refusals, and it
+ * can refuse seccomp(2) itself (strict does) without stopping this one.
+ */
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
+#else
+#error "the unmapped-ids filter knows the x86_64 syscall table only"
+#endif
+
+/* The low 32 bits of argument i: uid_t and gid_t are all the kernel reads. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i)))
+#else
+#define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i) + 4))
+#endif
+
+enum { ID_UID, ID_GID };
+
+static const struct {
+	int nr;
+	unsigned n_args;
+	struct {
+		unsigned char arg, kind;
+	} args[3];
+} id_calls[] = {
+	{SYS_chown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_lchown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_fchown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_fchownat, 2, {{2, ID_UID}, {3, ID_GID}}},
+	{SYS_setuid, 1, {{0, ID_UID}}},
+	{SYS_setgid, 1, {{0, ID_GID}}},
+	{SYS_setreuid, 2, {{0, ID_UID}, {1, ID_UID}}},
+	{SYS_setregid, 2, {{0, ID_GID}, {1, ID_GID}}},
+	{SYS_setresuid, 3, {{0, ID_UID}, {1, ID_UID}, {2, ID_UID}}},
+	{SYS_setresgid, 3, {{0, ID_GID}, {1, ID_GID}, {2, ID_GID}}},
+};
+
+/* The kernel's return value for a refusing action. */
+static uint32_t kernel_ret(const struct nsb_action *a)
+{
+	switch (a->kind) {
+	case NSB_ACTION_ERRNO:
+		return SECCOMP_RET_ERRNO | ((uint32_t)a->errno_value & SECCOMP_RET_DATA);
+	case NSB_ACTION_TRAP:
+		return SECCOMP_RET_TRAP;
+	case NSB_ACTION_ALLOW:
+	case NSB_ACTION_LOG:
+	case NSB_ACTION_KILL:
+		break;
+	}
+	/* The parser admits only errno, kill and trap here. */
+	return SECCOMP_RET_KILL_PROCESS;
+}
+
+int nsb_seccomp_ids_build(uint32_t uid, uint32_t gid, const struct nsb_action *action,
+			  struct sock_filter *buf, size_t size, size_t *ret_n)
+{
+	const uint32_t deny = kernel_ret(action);
+	size_t n = 0;
+
+#define EMIT(insn)                         	do {                               		if (n >= size)             			return -ENOBUFS;   		buf[n++] = (struct sock_filter)insn; 	} while (0)
+
+	/* Another ABI: not ours to judge (every profile refuses it). */
+	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0));
+	EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+	/*
+	 * Only the syscall number is read before a call is known to be one of
+	 * ours: the kernel's action cache then sees that every other call is
+	 * always allowed and skips this program for them.  x32 numbers (bit 30
+	 * set) match nothing here; the profile's filter refuses them.
+	 */
+	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+	for (size_t i = 0; i < ARRAY_SIZE(id_calls); i++) {
+		unsigned block = 4 * id_calls[i].n_args + 1;
+		EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)id_calls[i].nr, 0, block));
+		for (unsigned k = 0; k < id_calls[i].n_args; k++) {
+			uint32_t own = id_calls[i].args[k].kind == ID_UID ? uid : gid;
+			EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(id_calls[i].args[k].arg)));
+			EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, own, 2, 0));
+			EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 1, 0));
+			EMIT(BPF_STMT(BPF_RET | BPF_K, deny));
+		}
+		EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+	}
+	EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+#undef EMIT
+	*ret_n = n;
+	return 0;
+}
+
+int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct nsb_error *e)
+{
+	size_t n = 0;
+
+	if (b->none || !b->ids_action[0])
+		return 0;
+	_cleanup_free_ struct sock_filter *insns = calloc(NSB_SECCOMP_IDS_INSNS, sizeof(*insns));
+	if (!insns)
+		return nsb_error_set(e, ENOMEM, STAGE, "build the unmapped-ids filter");
+	int r = nsb_seccomp_ids_build(uid, gid, &b->ids_act, insns, NSB_SECCOMP_IDS_INSNS, &n);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "build the unmapped-ids filter of profile '%s'",
+				     b->profile);
+	free(b->ids);
+	b->ids = TAKE_PTR(insns);
+	b->n_ids = n;
 	return 0;
 }
 
@@ -340,16 +467,12 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 
 /* ---- installing -------------------------------------------------------- */
 
-int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+static int install_program(struct sock_filter *insns, size_t n, const char *what,
+			   const struct nsb_bpf *b, struct nsb_error *e)
 {
-	if (b->none)
-		return 0;
-	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
-		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
-
 	struct sock_fprog prog = {
-		.len = (unsigned short)b->n_insns,
-		.filter = b->insns,
+		.len = (unsigned short)n,
+		.filter = insns,
 	};
 	/* No TSYNC: this runs in a single-threaded child right before execve.
 	 * seccomp(2) first; PR_SET_SECCOMP only for kernels older than 3.17. */
@@ -358,7 +481,7 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	if (r < 0) {
 		int err = errno;
-		nsb_error_set(e, err, STAGE, "install seccomp profile '%s'", b->profile);
+		nsb_error_set(e, err, STAGE, "install %sseccomp profile '%s'", what, b->profile);
 		if (err == EACCES)
 			nsb_error_hint(
 				e,
@@ -366,6 +489,29 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 		return -err;
 	}
 	return 0;
+}
+
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	int r;
+
+	if (b->none)
+		return 0;
+	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
+		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
+	/* Asked for and not built is a failure, never a filter quietly left out. */
+	if (b->ids_action[0] && (!b->ids || b->n_ids == 0 || b->n_ids > NSB_SECCOMP_IDS_INSNS))
+		return nsb_error_setx(e, EINVAL, STAGE,
+				      "the unmapped-ids filter of seccomp profile '%s' was not built",
+				      b->profile);
+	/* First, so that the profile's program is the last one installed (see
+	 * "the unmapped-ids filter" above). */
+	if (b->ids_action[0]) {
+		r = install_program(b->ids, b->n_ids, "the unmapped-ids filter of ", b, e);
+		if (r < 0)
+			return r;
+	}
+	return install_program(b->insns, b->n_insns, "", b, e);
 }
 
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
@@ -392,4 +538,7 @@ void nsb_bpf_done(struct nsb_bpf *b)
 	free(b->insns);
 	b->insns = NULL;
 	b->n_insns = 0;
+	free(b->ids);
+	b->ids = NULL;
+	b->n_ids = 0;
 }
