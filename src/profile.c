@@ -576,7 +576,11 @@ static int do_group_members(struct parser *ps, const struct nsb_origin *line, st
 	return 0;
 }
 
-enum directive { DIR_DEFAULT, DIR_BADARCH, DIR_UNMAPPED_IDS };
+enum directive {
+	DIR_DEFAULT,
+	DIR_BADARCH,
+	DIR_UNMAPPED_IDS
+};
 
 static int do_default(struct parser *ps, const struct nsb_origin *line, struct token *t, size_t n,
 		      enum directive which)
@@ -618,8 +622,9 @@ static int do_default(struct parser *ps, const struct nsb_origin *line, struct t
 		 * answer EINVAL. */
 		if (a.kind == NSB_ACTION_ALLOW || a.kind == NSB_ACTION_LOG) {
 			o = at(line, &t[1]);
-			return perr(ps, &o,
-				    "unmapped-ids action must refuse the call (errno, kill or trap)");
+			return perr(
+				ps, &o,
+				"unmapped-ids action must refuse the call (errno, kill or trap)");
 		}
 		p->has_unmapped_ids = true;
 		p->unmapped_ids_action = a;

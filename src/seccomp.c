@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
@@ -327,12 +326,6 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
  * last wins, so the profile keeps the last word on its own refusals, and it
  * can refuse seccomp(2) itself (strict does) without stopping this one.
  */
-#if defined(__x86_64__)
-#define NATIVE_AUDIT_ARCH AUDIT_ARCH_X86_64
-#else
-#error "the unmapped-ids filter knows the x86_64 syscall table only"
-#endif
-
 /* The low 32 bits of argument i: uid_t and gid_t are all the kernel reads. */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i)))
@@ -340,7 +333,10 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 #define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i) + 4))
 #endif
 
-enum { ID_UID, ID_GID };
+enum {
+	ID_UID,
+	ID_GID
+};
 
 static const struct {
 	int nr;
@@ -349,16 +345,17 @@ static const struct {
 		unsigned char arg, kind;
 	} args[3];
 } id_calls[] = {
+	/* In ascending order of number (nsb_seccomp_ids_build relies on it). */
 	{SYS_chown, 2, {{1, ID_UID}, {2, ID_GID}}},
-	{SYS_lchown, 2, {{1, ID_UID}, {2, ID_GID}}},
 	{SYS_fchown, 2, {{1, ID_UID}, {2, ID_GID}}},
-	{SYS_fchownat, 2, {{2, ID_UID}, {3, ID_GID}}},
+	{SYS_lchown, 2, {{1, ID_UID}, {2, ID_GID}}},
 	{SYS_setuid, 1, {{0, ID_UID}}},
 	{SYS_setgid, 1, {{0, ID_GID}}},
 	{SYS_setreuid, 2, {{0, ID_UID}, {1, ID_UID}}},
 	{SYS_setregid, 2, {{0, ID_GID}, {1, ID_GID}}},
 	{SYS_setresuid, 3, {{0, ID_UID}, {1, ID_UID}, {2, ID_UID}}},
 	{SYS_setresgid, 3, {{0, ID_GID}, {1, ID_GID}, {2, ID_GID}}},
+	{SYS_fchownat, 2, {{2, ID_UID}, {3, ID_GID}}},
 };
 
 /* The kernel's return value for a refusing action. */
@@ -378,40 +375,107 @@ static uint32_t kernel_ret(const struct nsb_action *a)
 	return SECCOMP_RET_KILL_PROCESS;
 }
 
+/* An output buffer that remembers running out of room. */
+struct prog {
+	struct sock_filter *buf;
+	size_t size, n;
+	bool full;
+};
+
+static size_t emit(struct prog *p, struct sock_filter insn)
+{
+	if (p->n >= p->size)
+		p->full = true;
+	else
+		p->buf[p->n] = insn;
+	return p->n++;
+}
+
+static size_t emit_stmt(struct prog *p, uint16_t code, uint32_t k)
+{
+	return emit(p, (struct sock_filter)BPF_STMT(code, k));
+}
+
+static size_t emit_jump(struct prog *p, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	return emit(p, (struct sock_filter)BPF_JUMP(code, k, jt, jf));
+}
+
+/* The offset of a forward jump from insn at to target (classic BPF has no
+ * other kind, and a conditional one reaches at most 255 ahead). */
+static int offset(size_t at, size_t target, uint8_t *ret)
+{
+	if (target <= at || target - at - 1 > 255)
+		return -ENOBUFS;
+	*ret = (uint8_t)(target - at - 1);
+	return 0;
+}
+
 int nsb_seccomp_ids_build(uint32_t uid, uint32_t gid, const struct nsb_action *action,
 			  struct sock_filter *buf, size_t size, size_t *ret_n)
 {
 	const uint32_t deny = kernel_ret(action);
-	size_t n = 0;
+	const size_t last = ARRAY_SIZE(id_calls) - 1;
+	struct prog p = {.buf = buf, .size = size};
+	uint8_t below_off = 0, above_off = 0, last_off = 0;
 
-#define EMIT(insn)                         	do {                               		if (n >= size)             			return -ENOBUFS;   		buf[n++] = (struct sock_filter)insn; 	} while (0)
+	for (size_t i = 0; i < last; i++)
+		if (id_calls[i].nr >= id_calls[i + 1].nr)
+			return -EINVAL;
 
-	/* Another ABI: not ours to judge (every profile refuses it). */
-	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-	EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0));
-	EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+	/* Another ABI: not ours to judge (every profile refuses it).
+	 * libseccomp's arch tokens are the kernel's AUDIT_ARCH_ values, and
+	 * the SYS_ numbers below are this build's: the native arch is the one. */
+	emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, seccomp_arch_native(), 1, 0);
+	emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	/*
 	 * Only the syscall number is read before a call is known to be one of
 	 * ours: the kernel's action cache then sees that every other call is
 	 * always allowed and skips this program for them.  x32 numbers (bit 30
 	 * set) match nothing here; the profile's filter refuses them.
 	 */
-	EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+	emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	/*
+	 * A syscall the profile cannot decide by number alone (openat, ioctl,
+	 * fcntl...) runs both programs: get every number that is not ours to
+	 * the answer in a few comparisons.  The table is sorted: below the
+	 * first and above the last number, allow; above the second-to-last,
+	 * only the last block (fchownat, far above the others) can match.
+	 * Targets are patched in once known.
+	 */
+	size_t below = emit_jump(&p, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)id_calls[0].nr, 0, 0);
+	size_t above = emit_jump(&p, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)id_calls[last].nr, 0, 0);
+	size_t to_last =
+		emit_jump(&p, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)id_calls[last - 1].nr, 0, 0);
+	size_t last_block = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(id_calls); i++) {
-		unsigned block = 4 * id_calls[i].n_args + 1;
-		EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)id_calls[i].nr, 0, block));
+		uint8_t block = (uint8_t)(4 * id_calls[i].n_args + 1);
+		size_t at = emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)id_calls[i].nr, 0,
+				      block);
+		if (i == last)
+			last_block = at;
+		/* Each id: the caller's own or -1 goes on to the next, anything
+		 * else is refused. */
 		for (unsigned k = 0; k < id_calls[i].n_args; k++) {
 			uint32_t own = id_calls[i].args[k].kind == ID_UID ? uid : gid;
-			EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(id_calls[i].args[k].arg)));
-			EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, own, 2, 0));
-			EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 1, 0));
-			EMIT(BPF_STMT(BPF_RET | BPF_K, deny));
+			emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, ARG_LO(id_calls[i].args[k].arg));
+			emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, own, 2, 0);
+			emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 1, 0);
+			emit_stmt(&p, BPF_RET | BPF_K, deny);
 		}
-		EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+		emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	}
-	EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-#undef EMIT
-	*ret_n = n;
+	size_t allow = emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	if (p.full)
+		return -ENOBUFS;
+	if (offset(below, allow, &below_off) < 0 || offset(above, allow, &above_off) < 0 ||
+	    offset(to_last, last_block, &last_off) < 0)
+		return -ENOBUFS;
+	buf[below].jf = below_off;
+	buf[above].jt = above_off;
+	buf[to_last].jt = last_off;
+	*ret_n = p.n;
 	return 0;
 }
 
@@ -501,9 +565,10 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
 	/* Asked for and not built is a failure, never a filter quietly left out. */
 	if (b->ids_action[0] && (!b->ids || b->n_ids == 0 || b->n_ids > NSB_SECCOMP_IDS_INSNS))
-		return nsb_error_setx(e, EINVAL, STAGE,
-				      "the unmapped-ids filter of seccomp profile '%s' was not built",
-				      b->profile);
+		return nsb_error_setx(
+			e, EINVAL, STAGE,
+			"the unmapped-ids filter of seccomp profile '%s' was not built",
+			b->profile);
 	/* First, so that the profile's program is the last one installed (see
 	 * "the unmapped-ids filter" above). */
 	if (b->ids_action[0]) {

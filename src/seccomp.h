@@ -30,7 +30,7 @@
 #define NSB_PROFILE_PATH_MAX   4096
 #define NSB_SECCOMP_ACTION_MAX 32
 #define NSB_SECCOMP_MAX_INSNS  4096 /* BPF_MAXINSNS: the kernel refuses longer programs */
-#define NSB_SECCOMP_IDS_INSNS  128  /* room for the unmapped-ids program (it needs 93) */
+#define NSB_SECCOMP_IDS_INSNS  128  /* room for the unmapped-ids program (it needs 96) */
 
 struct nsb_bpf {
 	bool none;				     /* "none": no filter is installed */

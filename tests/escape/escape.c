@@ -813,8 +813,7 @@ static void attack_lease(const char *path)
 static void attack_sock_packet(void)
 {
 	attack_socket("sock-packet", AF_INET, SOCK_PACKET, htons(ETH_P_ALL));
-	attack_socket("sock-packet-flags", AF_INET, SOCK_PACKET | SOCK_NONBLOCK,
-		      htons(ETH_P_ALL));
+	attack_socket("sock-packet-flags", AF_INET, SOCK_PACKET | SOCK_NONBLOCK, htons(ETH_P_ALL));
 	attack_socket("sock-packet-inet6", AF_INET6, SOCK_PACKET, htons(ETH_P_ALL));
 }
 

@@ -711,9 +711,9 @@ static void expect_no_setid_bits_on_host(const struct itest_run *r)
 static void setid_bits_battery(const char *profile)
 {
 	static const char *const eperm[] = {
-		"fchmod-stdout", "fchmod-fd1",	    "fchmod-suid", "chmod-suid",
-		"chmod-sgid",	 "fchmodat2-suid",  "fchmodat-suid", "mkdir-sgid",
-		"open-creat-suid", "creat-sgid",    "tmpfile-suid", "mknod-suid",
+		"fchmod-stdout",   "fchmod-fd1",     "fchmod-suid",   "chmod-suid",
+		"chmod-sgid",	   "fchmodat2-suid", "fchmodat-suid", "mkdir-sgid",
+		"open-creat-suid", "creat-sgid",     "tmpfile-suid",  "mknod-suid",
 	};
 	struct itest_run r;
 	struct stat st;

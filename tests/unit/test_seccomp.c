@@ -249,9 +249,9 @@ Test(seccomp_bpf, strict_is_an_allowlist)
 
 /* ---- setuid bits, leases, SOCK_PACKET (issue 9) ------------------------ */
 
-#define NR_fchmodat2 452 /* not in every libc's headers yet */
+#define NR_fchmodat2  452	/* not in every libc's headers yet */
 #define O_TMPFILE_BIT 020000000 /* the kernel's __O_TMPFILE, without O_DIRECTORY */
-#define HI (1ull << 32)
+#define HI	      (1ull << 32)
 
 struct call {
 	int nr;
@@ -369,9 +369,13 @@ Test(seccomp_bpf, sock_packet_is_refused_with_any_flags)
 		struct nsb_bpf b = load(p[i].profile);
 		static const struct call c[] = {
 			{SYS_socket, {AF_INET, SOCK_PACKET, 0}, true},
-			{SYS_socket, {AF_INET, SOCK_PACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0x300}, true},
+			{SYS_socket,
+			 {AF_INET, SOCK_PACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0x300},
+			 true},
 			{SYS_socket, {AF_INET6, SOCK_PACKET | SOCK_CLOEXEC, 0}, true},
-			{SYS_socket, {AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0}, false},
+			{SYS_socket,
+			 {AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0},
+			 false},
 			{SYS_socket, {AF_INET, SOCK_DGRAM, 0}, false},
 			{SYS_socket, {AF_INET6, SOCK_RAW | SOCK_CLOEXEC, 0}, false},
 			{SYS_socket, {AF_INET, SOCK_SEQPACKET, 0}, false},
@@ -381,8 +385,8 @@ Test(seccomp_bpf, sock_packet_is_refused_with_any_flags)
 	}
 	/* The default refuses high garbage in the family, whatever the type. */
 	struct nsb_bpf b = load("default");
-	cr_expect(eq(u32, call3(&b, SYS_socket, HI | AF_INET, SOCK_PACKET, 0),
-		     ERRNO(EAFNOSUPPORT)));
+	cr_expect(
+		eq(u32, call3(&b, SYS_socket, HI | AF_INET, SOCK_PACKET, 0), ERRNO(EAFNOSUPPORT)));
 	nsb_bpf_done(&b);
 }
 
@@ -502,12 +506,16 @@ Test(seccomp_ids, other_syscalls_are_decided_by_number_alone)
 				memcpy(&A, (const char *)&d + f->k, 4);
 			} else if (f->code == (BPF_JMP | BPF_JEQ | BPF_K)) {
 				pc += A == f->k ? f->jt : f->jf;
+			} else if (f->code == (BPF_JMP | BPF_JGE | BPF_K)) {
+				pc += A >= f->k ? f->jt : f->jf;
+			} else if (f->code == (BPF_JMP | BPF_JGT | BPF_K)) {
+				pc += A > f->k ? f->jt : f->jf;
 			} else {
 				break;
 			}
 		}
-		static const int ids[] = {SYS_chown,	SYS_lchown,   SYS_fchown,   SYS_fchownat,
-					  SYS_setuid,	SYS_setgid,   SYS_setreuid, SYS_setregid,
+		static const int ids[] = {SYS_chown,	 SYS_lchown,   SYS_fchown,   SYS_fchownat,
+					  SYS_setuid,	 SYS_setgid,   SYS_setreuid, SYS_setregid,
 					  SYS_setresuid, SYS_setresgid};
 		for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
 			is_id_call |= nr == ids[i];
@@ -809,8 +817,7 @@ static void child_issue9(const struct nsb_bpf *b, const char *dir, int packet_er
 	CHECK(fcntl(fd, F_SETLEASE, F_RDLCK) == -1 && errno == EPERM);
 	CHECK(fcntl(fd, F_NOTIFY, DN_CREATE) == -1 && errno == EPERM);
 	CHECK(fcntl(fd, F_GETLEASE) == F_UNLCK);
-	CHECK(socket(AF_INET, SOCK_PACKET | SOCK_CLOEXEC, htons(3)) == -1 &&
-	      errno == packet_errno);
+	CHECK(socket(AF_INET, SOCK_PACKET | SOCK_CLOEXEC, htons(3)) == -1 && errno == packet_errno);
 
 	CHECK(chown(f, getuid() + 1, (gid_t)-1) == -1 && errno == EPERM);
 	CHECK(chown(f, (uid_t)-1, getgid() + 1) == -1 && errno == EPERM);
