@@ -9,6 +9,12 @@
 include groups
 default allow
 
+# chown and set*id calls naming a uid or gid other than the caller's own (or
+# -1, "unchanged") fail with EPERM, as they would outside for anyone but
+# root, instead of the EINVAL of an id the user namespace does not map.
+# nsbox builds this check from the caller's ids (see nsbox-profile(5)).
+unmapped-ids errno EPERM
+
 # Mounts and roots: the sandbox's filesystem view is final.
 @mount errno EPERM
 
@@ -46,6 +52,52 @@ userfaultfd errno EPERM
 @io-uring errno ENOSYS
 @obsolete errno ENOSYS
 
+# Setuid and setgid bits.  The sandbox's files are the host's inodes: a bit
+# set here makes a host program that runs as its owner (root, for a root
+# caller), and a nosuid mount inside does not travel with the inode.  So no
+# call may set S_ISUID or S_ISGID: chmod and its relatives, open and creat
+# creating a file, mkdir, mknod.  The mode is a umode_t, the kernel reads
+# its low 16 bits, and a mask of one bit ignores whatever lies above it.
+# open's mode only counts when the call creates: with O_CREAT or
+# __O_TMPFILE (0x400000, the kernel's own bit; glibc's O_TMPFILE adds
+# O_DIRECTORY).  openat2 passes its mode inside struct open_how, in memory
+# that seccomp cannot read: it answers ENOSYS, as on a kernel before 5.6,
+# and libraries fall back to openat, whose mode is checked here.
+chmod errno EPERM if arg1 & S_ISUID == S_ISUID
+chmod errno EPERM if arg1 & S_ISGID == S_ISGID
+fchmod errno EPERM if arg1 & S_ISUID == S_ISUID
+fchmod errno EPERM if arg1 & S_ISGID == S_ISGID
+fchmodat errno EPERM if arg2 & S_ISUID == S_ISUID
+fchmodat errno EPERM if arg2 & S_ISGID == S_ISGID
+fchmodat2 errno EPERM if arg2 & S_ISUID == S_ISUID
+fchmodat2 errno EPERM if arg2 & S_ISGID == S_ISGID
+creat errno EPERM if arg1 & S_ISUID == S_ISUID
+creat errno EPERM if arg1 & S_ISGID == S_ISGID
+open errno EPERM if arg1 & O_CREAT == O_CREAT and arg2 & S_ISUID == S_ISUID
+open errno EPERM if arg1 & O_CREAT == O_CREAT and arg2 & S_ISGID == S_ISGID
+open errno EPERM if arg1 & 0x400000 == 0x400000 and arg2 & S_ISUID == S_ISUID
+open errno EPERM if arg1 & 0x400000 == 0x400000 and arg2 & S_ISGID == S_ISGID
+openat errno EPERM if arg2 & O_CREAT == O_CREAT and arg3 & S_ISUID == S_ISUID
+openat errno EPERM if arg2 & O_CREAT == O_CREAT and arg3 & S_ISGID == S_ISGID
+openat errno EPERM if arg2 & 0x400000 == 0x400000 and arg3 & S_ISUID == S_ISUID
+openat errno EPERM if arg2 & 0x400000 == 0x400000 and arg3 & S_ISGID == S_ISGID
+openat2 errno ENOSYS
+mkdir errno EPERM if arg1 & S_ISUID == S_ISUID
+mkdir errno EPERM if arg1 & S_ISGID == S_ISGID
+mkdirat errno EPERM if arg2 & S_ISUID == S_ISUID
+mkdirat errno EPERM if arg2 & S_ISGID == S_ISGID
+mknod errno EPERM if arg1 & S_ISUID == S_ISUID
+mknod errno EPERM if arg1 & S_ISGID == S_ISGID
+mknodat errno EPERM if arg2 & S_ISUID == S_ISUID
+mknodat errno EPERM if arg2 & S_ISGID == S_ISGID
+
+# Leases and dnotify: a read lease on a file bound from the host (even
+# read-only) stalls the host's writers for lease-break-time; F_NOTIFY
+# watches host directories.  fcntl's command is an unsigned int: compare
+# its low 32 bits.
+fcntl errno EPERM if arg1 & 0xffffffff == F_SETLEASE
+fcntl errno EPERM if arg1 & 0xffffffff == F_NOTIFY
+
 # Terminal injection: TIOCSTI pushes bytes into the input of the terminal
 # the sandbox may share with its caller, TIOCLINUX can do the same on a
 # virtual console.  ioctl's request is an unsigned int, so compare only the
@@ -71,6 +123,12 @@ socket errno EAFNOSUPPORT if arg0 & 0xffffffff == AF_NETBEUI
 socket errno EAFNOSUPPORT if arg0 & 0xffffffff == AF_SECURITY
 socket errno EAFNOSUPPORT if arg0 & 0xffffffff == AF_KEY
 socket errno EAFNOSUPPORT if arg0 == AF_NETLINK and arg2 != NETLINK_ROUTE
+# SOCK_PACKET on AF_INET is the legacy spelling of a packet socket (the
+# kernel turns it into AF_PACKET): refused like AF_PACKET itself.  The type
+# carries SOCK_NONBLOCK and SOCK_CLOEXEC above the kernel's SOCK_TYPE_MASK
+# (0xf), so only its low four bits are compared.
+socket errno EAFNOSUPPORT if arg0 & 0xffffffff == AF_INET and arg1 & 0xf == SOCK_PACKET
+socket errno EAFNOSUPPORT if arg0 & 0xffffffff == AF_INET6 and arg1 & 0xf == SOCK_PACKET
 socketpair errno EAFNOSUPPORT if arg0 != AF_UNIX
 
 # personality: only PER_LINUX and the query 0xffffffff.  The kernel reads

@@ -10,15 +10,19 @@
 include groups
 default errno EPERM
 
+# chown and set*id calls naming another uid or gid than the caller's own (or
+# -1) fail with EPERM instead of the user namespace's EINVAL.
+unmapped-ids errno EPERM
+
 group @strict-files
 	read write readv writev pread64 pwrite64 preadv pwritev preadv2 pwritev2
-	lseek close close_range dup dup2 dup3 fcntl flock
+	lseek close close_range dup dup2 dup3 flock
 	sendfile splice tee vmsplice copy_file_range
-	open openat openat2 creat stat fstat lstat newfstatat statx
+	stat fstat lstat newfstatat statx
 	access faccessat faccessat2 readlink readlinkat getdents getdents64
-	mkdir mkdirat rmdir unlink unlinkat rename renameat renameat2
-	link linkat symlink symlinkat mknod mknodat
-	chmod fchmod fchmodat chown fchown lchown fchownat umask
+	rmdir unlink unlinkat rename renameat renameat2
+	link linkat symlink symlinkat
+	chown fchown lchown fchownat umask
 	truncate ftruncate fallocate fsync fdatasync sync syncfs sync_file_range
 	utime utimes utimensat futimesat statfs fstatfs fadvise64 readahead
 	chdir fchdir getcwd
@@ -83,15 +87,49 @@ end
 @strict-network allow
 @strict-ipc allow
 
+# No setuid or setgid bit, by any call (see default.profile for why):
+# modes are allowed only with both bits clear, and open, openat only when
+# they create nothing (no O_CREAT, no __O_TMPFILE 0x400000) or with a mode
+# without the bits.  openat2's mode is out of seccomp's sight: ENOSYS, and
+# libraries fall back to openat.
+chmod allow if arg1 & S_ISUID|S_ISGID == 0
+fchmod allow if arg1 & S_ISUID|S_ISGID == 0
+fchmodat allow if arg2 & S_ISUID|S_ISGID == 0
+fchmodat2 allow if arg2 & S_ISUID|S_ISGID == 0
+creat allow if arg1 & S_ISUID|S_ISGID == 0
+open allow if arg1 & O_CREAT|0x400000 == 0
+open allow if arg2 & S_ISUID|S_ISGID == 0
+openat allow if arg2 & O_CREAT|0x400000 == 0
+openat allow if arg3 & S_ISUID|S_ISGID == 0
+openat2 errno ENOSYS
+mkdir allow if arg1 & S_ISUID|S_ISGID == 0
+mkdirat allow if arg2 & S_ISUID|S_ISGID == 0
+mknod allow if arg1 & S_ISUID|S_ISGID == 0
+mknodat allow if arg2 & S_ISUID|S_ISGID == 0
+
+# fcntl: every command but F_SETLEASE (1024) and F_NOTIFY (1026).  The
+# command is an unsigned int; each rule covers a block of low-32-bit values:
+# 0..1023, 1025 (F_GETLEASE), 1027, 1028..1031, 1032..1039 and 1040..1055
+# (the kernel's commands end at 1040 today).  Larger values answer EPERM.
+fcntl allow if arg1 & 0xfffffc00 == 0
+fcntl allow if arg1 & 0xffffffff == F_GETLEASE
+fcntl allow if arg1 & 0xffffffff == 1027
+fcntl allow if arg1 & 0xfffffffc == 1028
+fcntl allow if arg1 & 0xfffffff8 == 1032
+fcntl allow if arg1 & 0xfffffff0 == 1040
+
 # clone only without namespace flags; clone3 answers ENOSYS so libc uses clone.
 clone allow if arg0 & CLONE_NEWNS|CLONE_NEWCGROUP|CLONE_NEWUTS|CLONE_NEWIPC|CLONE_NEWUSER|CLONE_NEWPID|CLONE_NEWNET == 0
 clone3 errno ENOSYS
 
 # Sockets: local, IP and NETLINK_ROUTE (getaddrinfo, getifaddrs).  Full
-# 64-bit equality: a value with high bits set matches nothing here.
+# 64-bit equality: a value with high bits set matches nothing here.  IP
+# sockets only of types 0..7 (stream, datagram, raw, seqpacket...): that
+# leaves out SOCK_PACKET (10), the legacy packet socket.  The mask tests
+# bit 3 of the type only, so SOCK_NONBLOCK and SOCK_CLOEXEC stay allowed.
 socket allow if arg0 == AF_UNIX
-socket allow if arg0 == AF_INET
-socket allow if arg0 == AF_INET6
+socket allow if arg0 == AF_INET and arg1 & 0x8 == 0
+socket allow if arg0 == AF_INET6 and arg1 & 0x8 == 0
 socket allow if arg0 == AF_NETLINK and arg2 == NETLINK_ROUTE
 socketpair allow if arg0 == AF_UNIX
 

@@ -270,6 +270,7 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	put_str(&j, "profile", bpf->none ? NSB_SECCOMP_NONE : bpf->profile);
 	put_str(&j, "sha256", bpf->none ? NULL : bpf->sha256);
 	put_str(&j, "default_action", bpf->none ? NULL : bpf->default_action);
+	put_str(&j, "unmapped_ids", bpf->none || !bpf->ids_action[0] ? NULL : bpf->ids_action);
 	nsb_json_end_object(&j);
 
 	nsb_json_key(&j, "gate");

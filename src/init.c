@@ -419,7 +419,11 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	 * payload's last steps (close fds, rlimits, execve) already run under
 	 * it.  Installing a second copy in the payload would only make every
 	 * syscall evaluate the program twice (and strict profiles rightly
-	 * refuse seccomp() itself).
+	 * refuse seccomp() itself).  When the profile asks for it, the same
+	 * call first puts on the small unmapped-ids program the supervisor
+	 * built from the mapped ids (seccomp.c says why it is separate).
+	 * nsbox's own openat2 (mount.c) has run by now: the shipped profiles
+	 * answer it ENOSYS.
 	 */
 	if (p->seccomp) {
 		r = nsb_seccomp_install(p->seccomp, &e);

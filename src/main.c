@@ -397,6 +397,13 @@ static int setup_seccomp(struct nsb_error *e)
 
 	if (r < 0)
 		return r;
+	/* The unmapped-ids filter needs the ids the sandbox maps, which only a
+	 * run has (a commandless --seccomp-export writes the profile alone). */
+	if (cfg.cmd_argv) {
+		r = nsb_seccomp_bind_ids(&bpf, plan.uid, plan.gid, e);
+		if (r < 0)
+			return r;
+	}
 	plan.seccomp = bpf.none ? NULL : &bpf;
 	return 0;
 }
@@ -577,6 +584,7 @@ static void fill_enforced(struct nsb_result *res, const struct nsb_sandbox *sbx)
 	en->seccomp_profile = bpf.none ? NSB_SECCOMP_NONE : bpf.profile;
 	en->seccomp_sha256 = bpf.none ? NULL : bpf.sha256;
 	en->seccomp_default_action = bpf.none ? NULL : bpf.default_action;
+	en->seccomp_unmapped_ids = bpf.none || !bpf.ids_action[0] ? NULL : bpf.ids_action;
 	en->memory_bytes = l->memory;
 	en->memory_via = nsb_via_name(l->memory_via);
 	en->pids_max = l->pids;

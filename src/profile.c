@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <linux/fs.h>
 #include <linux/netlink.h>
 #include <seccomp.h>
@@ -118,6 +120,25 @@ static const struct named_value constants[] = {
 	NV(NETLINK_SOCK_DIAG),
 	NV(NETLINK_AUDIT),
 	NV(NETLINK_KOBJECT_UEVENT),
+	/* socket(2) types; the type argument also carries SOCK_NONBLOCK and
+	 * SOCK_CLOEXEC above the kernel's SOCK_TYPE_MASK (0xf) */
+	NV(SOCK_STREAM),
+	NV(SOCK_DGRAM),
+	NV(SOCK_RAW),
+	NV(SOCK_SEQPACKET),
+	NV(SOCK_PACKET),
+	NV(SOCK_NONBLOCK),
+	NV(SOCK_CLOEXEC),
+	/* file modes and open(2) flags */
+	NV(S_ISUID),
+	NV(S_ISGID),
+	NV(S_ISVTX),
+	NV(O_CREAT),
+	NV(O_DIRECTORY),
+	/* fcntl(2) commands */
+	NV(F_SETLEASE),
+	NV(F_GETLEASE),
+	NV(F_NOTIFY),
 	/* ioctl(2) requests */
 	NV(TIOCSTI),
 	NV(TIOCLINUX),
@@ -555,18 +576,29 @@ static int do_group_members(struct parser *ps, const struct nsb_origin *line, st
 	return 0;
 }
 
+enum directive {
+	DIR_DEFAULT,
+	DIR_BADARCH,
+	DIR_UNMAPPED_IDS
+};
+
 static int do_default(struct parser *ps, const struct nsb_origin *line, struct token *t, size_t n,
-		      bool badarch)
+		      enum directive which)
 {
 	struct nsb_profile *p = ps->p;
 	struct nsb_origin o = at(line, &t[0]);
 	struct nsb_action a;
+	bool badarch = which == DIR_BADARCH;
 
-	if (!badarch && p->has_default)
+	if (which == DIR_DEFAULT && p->has_default)
 		return perr(ps, &o, "default action is already set at %s:%u:%u",
 			    p->default_origin.file, p->default_origin.line, p->default_origin.col);
 	if (badarch && p->has_badarch)
 		return perr(ps, &o, "badarch action is already set");
+	if (which == DIR_UNMAPPED_IDS && p->has_unmapped_ids)
+		return perr(ps, &o, "unmapped-ids action is already set at %s:%u:%u",
+			    p->unmapped_ids_origin.file, p->unmapped_ids_origin.line,
+			    p->unmapped_ids_origin.col);
 	int used = parse_action(ps, line, t, n, 1, &t[0], &a);
 	if (used < 0)
 		return used;
@@ -584,6 +616,19 @@ static int do_default(struct parser *ps, const struct nsb_origin *line, struct t
 		}
 		p->has_badarch = true;
 		p->badarch_action = a;
+	} else if (which == DIR_UNMAPPED_IDS) {
+		/* The directive exists to refuse: "allow" would be a filter
+		 * that changes nothing, "log" one that still lets the kernel
+		 * answer EINVAL. */
+		if (a.kind == NSB_ACTION_ALLOW || a.kind == NSB_ACTION_LOG) {
+			o = at(line, &t[1]);
+			return perr(
+				ps, &o,
+				"unmapped-ids action must refuse the call (errno, kill or trap)");
+		}
+		p->has_unmapped_ids = true;
+		p->unmapped_ids_action = a;
+		p->unmapped_ids_origin = o;
 	} else {
 		p->has_default = true;
 		p->default_action = a;
@@ -854,7 +899,8 @@ static int parse_line(struct parser *ps, const struct nsb_origin *line, char *s)
 			return 0;
 		}
 		if (strcmp(k, "group") == 0 || strcmp(k, "include") == 0 ||
-		    strcmp(k, "default") == 0 || strcmp(k, "badarch") == 0) {
+		    strcmp(k, "default") == 0 || strcmp(k, "badarch") == 0 ||
+		    strcmp(k, "unmapped-ids") == 0) {
 			struct nsb_origin o = at(line, &t[0]);
 			return perr(ps, &o,
 				    "'%s' inside group '%s' (close the group with 'end' first)", k,
@@ -863,9 +909,11 @@ static int parse_line(struct parser *ps, const struct nsb_origin *line, char *s)
 		return do_group_members(ps, line, t, n);
 	}
 	if (strcmp(k, "default") == 0)
-		return do_default(ps, line, t, n, false);
+		return do_default(ps, line, t, n, DIR_DEFAULT);
 	if (strcmp(k, "badarch") == 0)
-		return do_default(ps, line, t, n, true);
+		return do_default(ps, line, t, n, DIR_BADARCH);
+	if (strcmp(k, "unmapped-ids") == 0)
+		return do_default(ps, line, t, n, DIR_UNMAPPED_IDS);
 	if (strcmp(k, "include") == 0)
 		return do_include(ps, line, t, n);
 	if (strcmp(k, "group") == 0)

@@ -89,6 +89,12 @@ struct nsb_profile {
 	struct nsb_origin default_origin;
 	bool has_badarch; /* false: the compiler's built-in choice */
 	struct nsb_action badarch_action;
+	/* `unmapped-ids ACTION`: chown and set*id calls naming an id other
+	 * than the caller's own (or -1) get this action (seccomp.c builds the
+	 * filter from the caller's ids).  false: no such filter. */
+	bool has_unmapped_ids;
+	struct nsb_action unmapped_ids_action;
+	struct nsb_origin unmapped_ids_origin;
 
 	struct nsb_rule *rules;
 	size_t n_rules;

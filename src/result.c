@@ -218,6 +218,7 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 		put_str(j, "profile", en->seccomp_profile);
 		put_str(j, "sha256", en->seccomp_sha256);
 		put_str(j, "default_action", en->seccomp_default_action);
+		put_str(j, "unmapped_ids", en->seccomp_unmapped_ids);
 		nsb_json_end_object(j);
 	} else {
 		nsb_json_null(j);

@@ -60,6 +60,8 @@ struct nsb_enforced {
 	const char *seccomp_profile;
 	const char *seccomp_sha256;
 	const char *seccomp_default_action;
+	/* the profile's unmapped-ids action ("errno EPERM"); NULL: no such filter */
+	const char *seccomp_unmapped_ids;
 	const char *hostname;
 	bool share_net;
 	const char *mount_api; /* "new" (open_tree/mount_setattr) or "legacy" */

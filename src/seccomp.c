@@ -303,7 +303,198 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 		return r;
 	nsb_sha256_hex(b.insns, b.n_insns * sizeof(*b.insns), b.sha256);
 	nsb_action_format(&p->default_action, b.default_action, sizeof(b.default_action));
+	if (p->has_unmapped_ids) {
+		b.ids_act = p->unmapped_ids_action;
+		nsb_action_format(&b.ids_act, b.ids_action, sizeof(b.ids_action));
+	}
 	*ret = b;
+	return 0;
+}
+
+/* ---- the unmapped-ids filter ------------------------------------------- */
+
+/*
+ * Why a second program: "id != mine && id != -1" compares one argument twice,
+ * which libseccomp 2.5 refuses in one rule, and the caller's ids are only
+ * known at run time while the profile's program (and its sha256) should not
+ * depend on who runs it.  So this one is written by hand, tiny and linear.
+ *
+ * It is installed before the profile's program.  The kernel runs every
+ * filter and keeps the most severe answer (kill, then trap, then errno, then
+ * allow), so this program's refusal beats the profile's "allow" and a kill
+ * in the profile still kills; between two errno answers the filter installed
+ * last wins, so the profile keeps the last word on its own refusals, and it
+ * can refuse seccomp(2) itself (strict does) without stopping this one.
+ */
+/* The low 32 bits of argument i: uid_t and gid_t are all the kernel reads. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i)))
+#else
+#define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i) + 4))
+#endif
+
+enum {
+	ID_UID,
+	ID_GID
+};
+
+static const struct {
+	int nr;
+	unsigned n_args;
+	struct {
+		unsigned char arg, kind;
+	} args[3];
+} id_calls[] = {
+	/* In ascending order of number (nsb_seccomp_ids_build relies on it). */
+	{SYS_chown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_fchown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_lchown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_setuid, 1, {{0, ID_UID}}},
+	{SYS_setgid, 1, {{0, ID_GID}}},
+	{SYS_setreuid, 2, {{0, ID_UID}, {1, ID_UID}}},
+	{SYS_setregid, 2, {{0, ID_GID}, {1, ID_GID}}},
+	{SYS_setresuid, 3, {{0, ID_UID}, {1, ID_UID}, {2, ID_UID}}},
+	{SYS_setresgid, 3, {{0, ID_GID}, {1, ID_GID}, {2, ID_GID}}},
+	{SYS_fchownat, 2, {{2, ID_UID}, {3, ID_GID}}},
+};
+
+/* The kernel's return value for a refusing action. */
+static uint32_t kernel_ret(const struct nsb_action *a)
+{
+	switch (a->kind) {
+	case NSB_ACTION_ERRNO:
+		return SECCOMP_RET_ERRNO | ((uint32_t)a->errno_value & SECCOMP_RET_DATA);
+	case NSB_ACTION_TRAP:
+		return SECCOMP_RET_TRAP;
+	case NSB_ACTION_ALLOW:
+	case NSB_ACTION_LOG:
+	case NSB_ACTION_KILL:
+		break;
+	}
+	/* The parser admits only errno, kill and trap here. */
+	return SECCOMP_RET_KILL_PROCESS;
+}
+
+/* An output buffer that remembers running out of room. */
+struct prog {
+	struct sock_filter *buf;
+	size_t size, n;
+	bool full;
+};
+
+static size_t emit(struct prog *p, struct sock_filter insn)
+{
+	if (p->n >= p->size)
+		p->full = true;
+	else
+		p->buf[p->n] = insn;
+	return p->n++;
+}
+
+static size_t emit_stmt(struct prog *p, uint16_t code, uint32_t k)
+{
+	return emit(p, (struct sock_filter)BPF_STMT(code, k));
+}
+
+static size_t emit_jump(struct prog *p, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	return emit(p, (struct sock_filter)BPF_JUMP(code, k, jt, jf));
+}
+
+/* The offset of a forward jump from insn at to target (classic BPF has no
+ * other kind, and a conditional one reaches at most 255 ahead). */
+static int offset(size_t at, size_t target, uint8_t *ret)
+{
+	if (target <= at || target - at - 1 > 255)
+		return -ENOBUFS;
+	*ret = (uint8_t)(target - at - 1);
+	return 0;
+}
+
+int nsb_seccomp_ids_build(uint32_t uid, uint32_t gid, const struct nsb_action *action,
+			  struct sock_filter *buf, size_t size, size_t *ret_n)
+{
+	const uint32_t deny = kernel_ret(action);
+	const size_t last = ARRAY_SIZE(id_calls) - 1;
+	struct prog p = {.buf = buf, .size = size};
+	uint8_t below_off = 0, above_off = 0, last_off = 0;
+
+	for (size_t i = 0; i < last; i++)
+		if (id_calls[i].nr >= id_calls[i + 1].nr)
+			return -EINVAL;
+
+	/* Another ABI: not ours to judge (every profile refuses it).
+	 * libseccomp's arch tokens are the kernel's AUDIT_ARCH_ values, and
+	 * the SYS_ numbers below are this build's: the native arch is the one. */
+	emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, seccomp_arch_native(), 1, 0);
+	emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/*
+	 * Only the syscall number is read before a call is known to be one of
+	 * ours: the kernel's action cache then sees that every other call is
+	 * always allowed and skips this program for them.  x32 numbers (bit 30
+	 * set) match nothing here; the profile's filter refuses them.
+	 */
+	emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	/*
+	 * A syscall the profile cannot decide by number alone (openat, ioctl,
+	 * fcntl...) runs both programs: get every number that is not ours to
+	 * the answer in a few comparisons.  The table is sorted: below the
+	 * first and above the last number, allow; above the second-to-last,
+	 * only the last block (fchownat, far above the others) can match.
+	 * Targets are patched in once known.
+	 */
+	size_t below = emit_jump(&p, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)id_calls[0].nr, 0, 0);
+	size_t above = emit_jump(&p, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)id_calls[last].nr, 0, 0);
+	size_t to_last =
+		emit_jump(&p, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)id_calls[last - 1].nr, 0, 0);
+	size_t last_block = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(id_calls); i++) {
+		uint8_t block = (uint8_t)(4 * id_calls[i].n_args + 1);
+		size_t at = emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)id_calls[i].nr, 0,
+				      block);
+		if (i == last)
+			last_block = at;
+		/* Each id: the caller's own or -1 goes on to the next, anything
+		 * else is refused. */
+		for (unsigned k = 0; k < id_calls[i].n_args; k++) {
+			uint32_t own = id_calls[i].args[k].kind == ID_UID ? uid : gid;
+			emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, ARG_LO(id_calls[i].args[k].arg));
+			emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, own, 2, 0);
+			emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 1, 0);
+			emit_stmt(&p, BPF_RET | BPF_K, deny);
+		}
+		emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	}
+	size_t allow = emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	if (p.full)
+		return -ENOBUFS;
+	if (offset(below, allow, &below_off) < 0 || offset(above, allow, &above_off) < 0 ||
+	    offset(to_last, last_block, &last_off) < 0)
+		return -ENOBUFS;
+	buf[below].jf = below_off;
+	buf[above].jt = above_off;
+	buf[to_last].jt = last_off;
+	*ret_n = p.n;
+	return 0;
+}
+
+int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct nsb_error *e)
+{
+	size_t n = 0;
+
+	if (b->none || !b->ids_action[0])
+		return 0;
+	_cleanup_free_ struct sock_filter *insns = calloc(NSB_SECCOMP_IDS_INSNS, sizeof(*insns));
+	if (!insns)
+		return nsb_error_set(e, ENOMEM, STAGE, "build the unmapped-ids filter");
+	int r = nsb_seccomp_ids_build(uid, gid, &b->ids_act, insns, NSB_SECCOMP_IDS_INSNS, &n);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "build the unmapped-ids filter of profile '%s'",
+				     b->profile);
+	free(b->ids);
+	b->ids = TAKE_PTR(insns);
+	b->n_ids = n;
 	return 0;
 }
 
@@ -340,16 +531,12 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 
 /* ---- installing -------------------------------------------------------- */
 
-int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+static int install_program(struct sock_filter *insns, size_t n, const char *what,
+			   const struct nsb_bpf *b, struct nsb_error *e)
 {
-	if (b->none)
-		return 0;
-	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
-		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
-
 	struct sock_fprog prog = {
-		.len = (unsigned short)b->n_insns,
-		.filter = b->insns,
+		.len = (unsigned short)n,
+		.filter = insns,
 	};
 	/* No TSYNC: this runs in a single-threaded child right before execve.
 	 * seccomp(2) first; PR_SET_SECCOMP only for kernels older than 3.17. */
@@ -358,7 +545,7 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	if (r < 0) {
 		int err = errno;
-		nsb_error_set(e, err, STAGE, "install seccomp profile '%s'", b->profile);
+		nsb_error_set(e, err, STAGE, "install %sseccomp profile '%s'", what, b->profile);
 		if (err == EACCES)
 			nsb_error_hint(
 				e,
@@ -366,6 +553,30 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 		return -err;
 	}
 	return 0;
+}
+
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	int r;
+
+	if (b->none)
+		return 0;
+	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
+		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
+	/* Asked for and not built is a failure, never a filter quietly left out. */
+	if (b->ids_action[0] && (!b->ids || b->n_ids == 0 || b->n_ids > NSB_SECCOMP_IDS_INSNS))
+		return nsb_error_setx(
+			e, EINVAL, STAGE,
+			"the unmapped-ids filter of seccomp profile '%s' was not built",
+			b->profile);
+	/* First, so that the profile's program is the last one installed (see
+	 * "the unmapped-ids filter" above). */
+	if (b->ids_action[0]) {
+		r = install_program(b->ids, b->n_ids, "the unmapped-ids filter of ", b, e);
+		if (r < 0)
+			return r;
+	}
+	return install_program(b->insns, b->n_insns, "", b, e);
 }
 
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
@@ -392,4 +603,7 @@ void nsb_bpf_done(struct nsb_bpf *b)
 	free(b->insns);
 	b->insns = NULL;
 	b->n_insns = 0;
+	free(b->ids);
+	b->ids = NULL;
+	b->n_ids = 0;
 }

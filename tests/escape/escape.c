@@ -962,6 +962,210 @@ static void attack_setuid(void)
 	report("setuid-exec", e != r || s != r, 0);
 }
 
+/* ---- setuid bits, leases, SOCK_PACKET, unmapped ids (issue 9) ---- */
+
+#define SUID_BITS (S_ISUID | S_ISGID)
+
+/* Open when path now carries a setuid or setgid bit, whatever rc said. */
+static void report_bits(const char *name, const char *path, long rc, int err)
+{
+	struct stat st;
+	bool bits = stat(path, &st) == 0 && (st.st_mode & SUID_BITS);
+
+	report(name, bits || rc >= 0, rc < 0 ? err : 0);
+}
+
+static void path_in(char *buf, size_t size, const char *dir, const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
+}
+
+/*
+ * Every way to put S_ISUID/S_ISGID on a file in dir (an --rw bind: the bits
+ * would land on the host's inode), then a plain chmod that must still work.
+ */
+static void attack_suid(const char *dir)
+{
+	char file[PATH_MAX], p[PATH_MAX];
+	long rc;
+	int fd, e;
+
+	path_in(file, sizeof(file), dir, "suid-file");
+	fd = open(file, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		/* No file, no test: refuse to judge. */
+		printf("ATTACK=suid RESULT=untested ERRNO=%s\n", errname(errno));
+		any_open = true;
+		return;
+	}
+
+	/* Stdout as a regular file of the caller's: fchmod(1) is the attack. */
+	path_in(p, sizeof(p), dir, "stdout-file");
+	int out = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644), saved = dup(1);
+	if (out >= 0 && saved >= 0 && dup2(out, 1) == 1) {
+		rc = fchmod(1, 04755);
+		e = errno;
+		dup2(saved, 1);
+		report_bits("fchmod-stdout", p, rc, e);
+	} else {
+		printf("ATTACK=fchmod-stdout RESULT=untested ERRNO=%s\n", errname(errno));
+		any_open = true;
+	}
+	if (out >= 0)
+		close(out);
+	if (saved >= 0)
+		close(saved);
+	/* Whatever stdout is here (a pipe, the caller's file), the call is refused. */
+	rc = fchmod(1, 04755);
+	e = errno;
+	{
+		/* A pipe's mode changes nothing on the host: open only for a file. */
+		struct stat st;
+		bool bits = fstat(1, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & SUID_BITS);
+		report("fchmod-fd1", bits, rc < 0 ? e : 0);
+	}
+
+	rc = fchmod(fd, 04755);
+	report_bits("fchmod-suid", file, rc, errno);
+	rc = chmod(file, 04755);
+	report_bits("chmod-suid", file, rc, errno);
+	rc = chmod(file, 02755);
+	report_bits("chmod-sgid", file, rc, errno);
+	rc = syscall(452 /* fchmodat2 */, AT_FDCWD, file, 06755, 0);
+	report_bits("fchmodat2-suid", file, rc, errno);
+	rc = syscall(SYS_fchmodat, AT_FDCWD, file, 04755);
+	report_bits("fchmodat-suid", file, rc, errno);
+
+	path_in(p, sizeof(p), dir, "sgid-dir");
+	rc = mkdir(p, 02775);
+	report_bits("mkdir-sgid", p, rc, errno);
+	path_in(p, sizeof(p), dir, "open-suid");
+	rc = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 04755);
+	e = errno;
+	if (rc >= 0)
+		close((int)rc);
+	report_bits("open-creat-suid", p, rc, e);
+	path_in(p, sizeof(p), dir, "creat-suid");
+	rc = syscall(SYS_creat, p, 02755);
+	e = errno;
+	if (rc >= 0)
+		close((int)rc);
+	report_bits("creat-sgid", p, rc, e);
+	rc = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 04755);
+	e = errno;
+	if (rc >= 0) {
+		struct stat st;
+		bool bits = fstat((int)rc, &st) == 0 && (st.st_mode & SUID_BITS);
+		close((int)rc);
+		report("tmpfile-suid", bits, 0);
+	} else {
+		report("tmpfile-suid", false, e);
+	}
+	path_in(p, sizeof(p), dir, "mknod-suid");
+	rc = mknod(p, S_IFREG | 04755, 0);
+	report_bits("mknod-suid", p, rc, errno);
+	{
+		/* openat2's mode sits in memory the filter cannot read. */
+		struct {
+			uint64_t flags, mode, resolve;
+		} how = {O_CREAT | O_WRONLY | O_CLOEXEC, 04755, 0};
+		path_in(p, sizeof(p), dir, "openat2-suid");
+		rc = syscall(SYS_openat2, AT_FDCWD, p, &how, sizeof(how));
+		e = errno;
+		if (rc >= 0)
+			close((int)rc);
+		report_bits("openat2-suid", p, rc, e);
+	}
+
+	/* No false refusal: an ordinary chmod still works. */
+	rc = fchmod(fd, 0600);
+	printf("fchmod-plain=%s\n", rc == 0 ? "ok" : errname(errno));
+	rc = chmod(file, 0755);
+	printf("chmod-plain=%s\n", rc == 0 ? "ok" : errname(errno));
+	path_in(p, sizeof(p), dir, "plain-dir");
+	rc = mkdir(p, 0775);
+	printf("mkdir-plain=%s\n", rc == 0 ? "ok" : errname(errno));
+	close(fd);
+}
+
+/* A read lease stalls the host's writers of a file bound in; dnotify
+ * watches a host directory. */
+static void attack_lease(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), dfd;
+	long rc;
+
+	if (fd < 0) {
+		printf("ATTACK=lease RESULT=untested ERRNO=%s\n", errname(errno));
+		any_open = true;
+		return;
+	}
+	rc = fcntl(fd, F_SETLEASE, F_RDLCK);
+	report_rc("lease", rc);
+	if (rc == 0)
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	close(fd);
+	dfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = dfd < 0 ? -1 : fcntl(dfd, F_NOTIFY, DN_MODIFY | DN_CREATE);
+	report_rc("dnotify", rc);
+	if (dfd >= 0)
+		close(dfd);
+}
+
+/* SOCK_PACKET: the legacy way to a packet socket (the kernel turns
+ * AF_INET+SOCK_PACKET into AF_PACKET). */
+static void attack_sock_packet(void)
+{
+	attack_socket("sock-packet", AF_INET, SOCK_PACKET, htons(ETH_P_ALL));
+	attack_socket("sock-packet-flags", AF_INET, SOCK_PACKET | SOCK_NONBLOCK, htons(ETH_P_ALL));
+	attack_socket("sock-packet-inet6", AF_INET6, SOCK_PACKET, htons(ETH_P_ALL));
+}
+
+/* Print NAME=ok or NAME=<errno>: calls that must keep working. */
+static void control(const char *name, long rc)
+{
+	printf("%s=%s\n", name, rc == 0 ? "ok" : errname(errno));
+}
+
+/*
+ * Ids other than the caller's own: outside, an unprivileged caller gets
+ * EPERM; inside, the user namespace would say EINVAL (unmapped).  Blocked
+ * means the call failed; the errno is the point.
+ */
+static void attack_ids(const char *dir)
+{
+	uid_t uid = getuid(), other_u = uid == 0 ? 1 : 0;
+	gid_t gid = getgid(), other_g = gid == 0 ? 1 : 0;
+	char file[PATH_MAX];
+	int fd;
+
+	path_in(file, sizeof(file), dir, "ids-file");
+	fd = open(file, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		printf("ATTACK=ids RESULT=untested ERRNO=%s\n", errname(errno));
+		any_open = true;
+		return;
+	}
+	report_rc("chown-other-uid", chown(file, other_u, (gid_t)-1));
+	report_rc("chown-other-gid", chown(file, (uid_t)-1, other_g));
+	report_rc("lchown-other-uid", lchown(file, other_u, (gid_t)-1));
+	report_rc("fchown-other-gid", fchown(fd, (uid_t)-1, other_g));
+	report_rc("fchownat-other-uid", fchownat(AT_FDCWD, file, other_u, (gid_t)-1, 0));
+	report_rc("setuid-other", syscall(SYS_setuid, other_u));
+	report_rc("setgid-other", syscall(SYS_setgid, other_g));
+	report_rc("setreuid-other", syscall(SYS_setreuid, -1, other_u));
+	report_rc("setresuid-other", syscall(SYS_setresuid, -1, -1, other_u));
+	report_rc("setresgid-other", syscall(SYS_setresgid, other_g, -1, -1));
+
+	control("chown-own", chown(file, uid, gid));
+	control("chown-unchanged", chown(file, (uid_t)-1, (gid_t)-1));
+	control("fchown-own", fchown(fd, uid, (gid_t)-1));
+	control("setresuid-unchanged", syscall(SYS_setresuid, -1, -1, -1));
+	control("setuid-own", syscall(SYS_setuid, uid));
+	control("setgid-own", syscall(SYS_setgid, gid));
+	close(fd);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: escape ATTACK...\n"
@@ -970,9 +1174,12 @@ static int usage(void)
 			"  chroot new-mount-api keyring bpf perf userfaultfd io-uring ptrace\n"
 			"  process-vm pid1-exe sysfiles devices x32 int80 sockets fds\n"
 			"  personality caps setuid tcp:PORT abstract:NAME env:SECRET\n"
-			"  pid1-environ:SECRET dev-chmod proc-read proc-umount ssl-private\n"
-			"  pid1-cmdline:NEEDLE[:NEEDLE...] pty-terminal stdin-reopen\n"
-			"  stdout-fchmod stdio-inodes\n");
+			"  pid1-environ:SECRET dev-chmod proc-read proc-umount ssl-private
+"
+			"  pid1-cmdline:NEEDLE[:NEEDLE...] pty-terminal stdin-reopen
+"
+			"  stdout-fchmod stdio-inodes suid:DIR lease:FILE sock-packet ids:DIR
+");
 	return EXIT_USAGE;
 }
 
@@ -1070,6 +1277,14 @@ static bool run_one(const char *arg)
 		attack_caps();
 	else if (!strcmp(cmd, "setuid"))
 		attack_setuid();
+	else if (!strcmp(cmd, "suid") && val)
+		attack_suid(val);
+	else if (!strcmp(cmd, "lease") && val)
+		attack_lease(val);
+	else if (!strcmp(cmd, "sock-packet"))
+		attack_sock_packet();
+	else if (!strcmp(cmd, "ids") && val)
+		attack_ids(val);
 	else if (!strcmp(cmd, "tcp") && val)
 		attack_tcp(val);
 	else if (!strcmp(cmd, "abstract") && val)

@@ -8,6 +8,7 @@
  * attack was never really attempted; where only the kernel stops it (no
  * capability, non-dumpable init, an empty /dev), any failure will do.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -857,4 +858,227 @@ Test(escape, exported_strict_filter_works_under_bwrap, .timeout = 60, .fini = it
 {
 	itest_project_setup(&itest_cur, false);
 	export_and_run_under_bwrap("strict");
+}
+
+/* ---- setuid bits, leases, SOCK_PACKET, unmapped ids (issue 9) ---- */
+
+/* Run ./escape with "--rw <project>/out" (created here) under profile. */
+static void run_escape_rw(struct itest_run *r, const char *profile, const char *const *attacks)
+{
+	const char *argv[MAX_ATTACKS + 10];
+	char out[PATH_MAX];
+	size_t n = 0;
+
+	snprintf(out, sizeof(out), "%s", itest_path(&itest_cur, "out"));
+	if (access(out, F_OK) != 0)
+		itest_mkdir(&itest_cur, "out");
+	if (profile) {
+		argv[n++] = "--seccomp";
+		argv[n++] = profile;
+	}
+	argv[n++] = "--rw";
+	argv[n++] = out;
+	argv[n++] = "--";
+	argv[n++] = "./escape";
+	for (size_t i = 0; attacks[i]; i++) {
+		cr_assert(n < MAX_ATTACKS + 8);
+		argv[n++] = attacks[i];
+	}
+	argv[n] = NULL;
+	itest_run(&itest_cur, NULL, argv, r);
+}
+
+/* "<attack>:<project>/out", in a static ring. */
+static const char *out_arg(const char *attack)
+{
+	static char ring[4][PATH_MAX + 32];
+	static unsigned next;
+	char *buf = ring[next++ % 4];
+
+	snprintf(buf, PATH_MAX + 32, "%s:%s", attack, itest_path(&itest_cur, "out"));
+	return buf;
+}
+
+/* Judged on the host: nothing under <project>/out has a setuid or setgid bit. */
+static void expect_no_setid_bits_on_host(const struct itest_run *r)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 256];
+	struct dirent *de;
+	struct stat st;
+	int seen = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s", itest_path(&itest_cur, "out"));
+	d = opendir(dir);
+	cr_assert(d != NULL, "opendir '%s': %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		cr_assert(lstat(path, &st) == 0, "stat '%s': %s", path, strerror(errno));
+		unsigned bits = (unsigned)st.st_mode & (S_ISUID | S_ISGID);
+		cr_expect(bits == 0, "'%s' has mode %o on the host%s", path,
+			  (unsigned)st.st_mode & 07777, itest_ctx(r));
+		seen++;
+	}
+	closedir(d);
+	/* At least the target file and the stdout file exist: the attacks ran. */
+	cr_expect(seen >= 2, "only %d files in '%s'%s", seen, dir, itest_ctx(r));
+}
+
+static void setid_bits_battery(const char *profile)
+{
+	static const char *const eperm[] = {
+		"fchmod-stdout",   "fchmod-fd1",     "fchmod-suid",   "chmod-suid",
+		"chmod-sgid",	   "fchmodat2-suid", "fchmodat-suid", "mkdir-sgid",
+		"open-creat-suid", "creat-sgid",     "tmpfile-suid",  "mknod-suid",
+	};
+	struct itest_run r;
+	struct stat st;
+
+	run_escape_rw(&r, profile, ITEST_ARGV(out_arg("suid")));
+	ITEST_EXPECT_EXIT(&r, 0);
+	for (size_t i = 0; i < sizeof(eperm) / sizeof(eperm[0]); i++)
+		expect_blocked(&r, eperm[i], "EPERM");
+	/* openat2's mode is out of the filter's sight: the call answers ENOSYS. */
+	expect_blocked(&r, "openat2-suid", "ENOSYS");
+	/* No false refusal: plain modes still work, and the host sees them. */
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "fchmod-plain"), "ok");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "chmod-plain"), "ok");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "mkdir-plain"), "ok");
+	cr_assert(stat(itest_path(&itest_cur, "out/suid-file"), &st) == 0);
+	unsigned mode = (unsigned)st.st_mode & 07777;
+	cr_expect(mode == 0755, "suid-file mode %o on the host%s", mode, itest_ctx(&r));
+	expect_no_setid_bits_on_host(&r);
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, setuid_and_setgid_bits_cannot_be_set)
+{
+	struct itest_run r;
+
+	setid_bits_battery(NULL);
+
+	/* The attack is real: without a filter the bit reaches the host's inode. */
+	run_escape_rw(&r, "none", ITEST_ARGV(out_arg("suid")));
+	ITEST_EXPECT_STR(&r, attack_field(r.out, "chmod-suid", "RESULT"), "open");
+	ITEST_EXPECT_STR(&r, attack_field(r.out, "open-creat-suid", "RESULT"), "open");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, setuid_and_setgid_bits_cannot_be_set)
+{
+	setid_bits_battery("strict");
+}
+
+static void lease_battery(const char *profile)
+{
+	struct itest_run r;
+
+	/* A file of the caller's, in the read-only project bind. */
+	itest_write(&itest_cur, "lease-target", "data\n");
+	run_escape(&r, NULL, profile, ITEST_ARGV("lease:lease-target"));
+	EXPECT_ALL_BLOCKED(&r, {"lease", "EPERM"}, {"dnotify", "EPERM"});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, leases_and_dnotify_are_refused)
+{
+	struct itest_run r;
+
+	lease_battery(NULL);
+
+	/* The attack is real: the owner may lease its file through a read-only bind. */
+	run_escape(&r, NULL, "none", ITEST_ARGV("lease:lease-target"));
+	ITEST_EXPECT_STR(&r, attack_field(r.out, "lease", "RESULT"), "open");
+	ITEST_EXPECT_STR(&r, attack_field(r.out, "dnotify", "RESULT"), "open");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, leases_and_dnotify_are_refused)
+{
+	lease_battery("strict");
+}
+
+NSB_ITEST(escape, sock_packet_is_refused_by_the_filter)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, NULL, ITEST_ARGV("sock-packet"));
+	/* EAFNOSUPPORT is the filter's answer: the kernel alone says EPERM
+	 * (no CAP_NET_RAW), as the run without a filter shows. */
+	EXPECT_ALL_BLOCKED(&r, {"sock-packet", "EAFNOSUPPORT"},
+			   {"sock-packet-flags", "EAFNOSUPPORT"},
+			   {"sock-packet-inet6", "EAFNOSUPPORT"});
+	itest_run_free(&r);
+
+	run_escape(&r, NULL, "none", ITEST_ARGV("sock-packet"));
+	EXPECT_ALL_BLOCKED(&r, {"sock-packet", "EPERM"}, {"sock-packet-flags", "EPERM"});
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, sock_packet_is_refused_by_the_filter)
+{
+	struct itest_run r;
+
+	run_escape(&r, NULL, "strict", ITEST_ARGV("sock-packet"));
+	EXPECT_ALL_BLOCKED(&r, {"sock-packet", "EPERM"}, {"sock-packet-flags", "EPERM"},
+			   {"sock-packet-inet6", "EPERM"});
+	itest_run_free(&r);
+}
+
+static void ids_battery(const char *profile)
+{
+	static const char *const eperm[] = {
+		"chown-other-uid",    "chown-other-gid", "lchown-other-uid", "fchown-other-gid",
+		"fchownat-other-uid", "setuid-other",	 "setgid-other",     "setreuid-other",
+		"setresuid-other",    "setresgid-other",
+	};
+	static const char *const ok[] = {"chown-own",		"chown-unchanged", "fchown-own",
+					 "setresuid-unchanged", "setuid-own",	   "setgid-own"};
+	struct itest_run r;
+
+	run_escape_rw(&r, profile, ITEST_ARGV(out_arg("ids")));
+	ITEST_EXPECT_EXIT(&r, 0);
+	for (size_t i = 0; i < sizeof(eperm) / sizeof(eperm[0]); i++)
+		expect_blocked(&r, eperm[i], "EPERM");
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, ok[i]), "ok");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.unmapped_ids"), "errno EPERM");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape, other_ids_answer_eperm_like_outside)
+{
+	struct itest_run r;
+
+	ids_battery(NULL);
+
+	/* Without the filter the user namespace answers EINVAL (unmapped id). */
+	run_escape_rw(&r, "none", ITEST_ARGV(out_arg("ids")));
+	expect_blocked(&r, "chown-other-uid", "EINVAL");
+	expect_blocked(&r, "setuid-other", "EINVAL");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "chown-own"), "ok");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.unmapped_ids"), "null");
+	itest_run_free(&r);
+}
+
+NSB_ITEST(escape_strict, other_ids_answer_eperm_like_outside)
+{
+	ids_battery("strict");
+}
+
+NSB_ITEST(escape, check_document_names_the_unmapped_ids_filter)
+{
+	struct itest_run r;
+
+	ITEST_RUN(&r, "--check", "--", "./escape", "caps");
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "\"unmapped_ids\":\"errno EPERM\"");
+	itest_run_free(&r);
+
+	ITEST_RUN(&r, "--check", "--seccomp", "none", "--", "./escape", "caps");
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "\"unmapped_ids\":null");
+	itest_run_free(&r);
 }

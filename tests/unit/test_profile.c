@@ -191,6 +191,16 @@ BADF(non_ascii, "non-ascii",
 BADF(badarch_allow, "badarch-allow",
      "badarch-allow.profile:2:9: badarch action must refuse the call (errno, kill or trap)")
 BADF(badarch_twice, "badarch-twice", "badarch-twice.profile:3:1: badarch action is already set")
+BADF(unmapped_ids_allow, "unmapped-ids-allow",
+     "unmapped-ids-allow.profile:2:14: unmapped-ids action must refuse the call (errno, kill or trap)")
+BADF(unmapped_ids_log, "unmapped-ids-log",
+     "unmapped-ids-log.profile:2:14: unmapped-ids action must refuse the call (errno, kill or trap)")
+BADF(unmapped_ids_twice, "unmapped-ids-twice",
+     "unmapped-ids-twice.profile:3:1: unmapped-ids action is already set at unmapped-ids-twice.profile:2:1")
+BADF(unmapped_ids_in_group, "unmapped-ids-in-group",
+     "unmapped-ids-in-group.profile:4:2: 'unmapped-ids' inside group '@a' (close the group with 'end' first)")
+BADF(unmapped_ids_missing, "unmapped-ids-missing",
+     "unmapped-ids-missing.profile:2:14: missing action after 'unmapped-ids'")
 BADF(invalid_syscall_name, "invalid-syscall-name",
      "invalid-syscall-name.profile:2:1: invalid syscall name 'Read'")
 BADF(line_too_long, "line-too-long", "line-too-long.profile:2:1025: line is longer than 1024 bytes")
@@ -406,6 +416,29 @@ Test(profile_valid, badarch_directive)
 	struct nsb_profile *p = expect_ok("ok-badarch");
 	cr_expect(p->has_badarch == true);
 	cr_expect(eq(int, p->badarch_action.kind, NSB_ACTION_KILL));
+	nsb_profile_free(p);
+}
+
+Test(profile_valid, unmapped_ids_directive_and_new_constants)
+{
+	struct nsb_profile *p = expect_ok("ok-unmapped-ids");
+	cr_expect(p->has_unmapped_ids == true);
+	cr_expect(eq(int, p->unmapped_ids_action.kind, NSB_ACTION_ERRNO));
+	cr_expect(eq(int, p->unmapped_ids_action.errno_value, EPERM));
+	cr_expect(eq(u32, p->unmapped_ids_origin.line, 2));
+	cr_assert(eq(sz, p->n_rules, 4));
+	/* S_ISUID|S_ISGID, F_SETLEASE, SOCK_PACKET, O_CREAT: the kernel's values. */
+	cr_expect(eq(u64, p->rules[0].conds[0].mask, 06000));
+	cr_expect(eq(u64, p->rules[0].conds[0].value, 04000));
+	cr_expect(eq(u64, p->rules[1].conds[0].value, 1024));
+	cr_expect(eq(u64, p->rules[2].conds[1].value, 10));
+	cr_expect(eq(u64, p->rules[3].conds[0].value, 0100));
+	cr_expect(eq(u64, p->rules[3].conds[1].value, 02000));
+	nsb_profile_free(p);
+
+	/* Without the directive there is no such filter. */
+	p = expect_ok("ok-badarch");
+	cr_expect(p->has_unmapped_ids == false);
 	nsb_profile_free(p);
 }
 

@@ -392,18 +392,21 @@ Test(result, enforced_seccomp_network_and_nullable_strings)
 	r.enforced.seccomp_profile = "default";
 	r.enforced.seccomp_sha256 = "ab12";
 	r.enforced.seccomp_default_action = "errno";
+	r.enforced.seccomp_unmapped_ids = "errno EPERM";
 	r.enforced.share_net = true;
 	r.enforced.mount_api = "legacy";
 	_cleanup_free_ char *out = record(&r);
 	cr_expect(
 		has(out,
 		    "\"seccomp\":{\"profile\":\"default\",\"sha256\":\"ab12\","
-		    "\"default_action\":\"errno\"},\"hostname\":\"nsbox\","
+		    "\"default_action\":\"errno\",\"unmapped_ids\":\"errno EPERM\"},"
+		    "\"hostname\":\"nsbox\","
 		    "\"network\":\"host\",\"mount_api\":\"legacy\",\"limits\":{},\"cgroup\":null}"),
 		"%s", out);
 
 	r.enforced.seccomp_sha256 = NULL;
 	r.enforced.seccomp_default_action = NULL;
+	r.enforced.seccomp_unmapped_ids = NULL;
 	r.enforced.hostname = NULL;
 	r.enforced.mount_api = NULL;
 	r.enforced.share_net = false;
@@ -413,7 +416,7 @@ Test(result, enforced_seccomp_network_and_nullable_strings)
 	cr_expect(has(nul,
 		      "\"caps_dropped\":false,\"no_new_privs\":false,"
 		      "\"seccomp\":{\"profile\":\"default\",\"sha256\":null,"
-		      "\"default_action\":null},\"hostname\":null,"
+		      "\"default_action\":null,\"unmapped_ids\":null},\"hostname\":null,"
 		      "\"network\":\"none\",\"mount_api\":null,\"limits\":{},\"cgroup\":null}"),
 		  "%s", nul);
 

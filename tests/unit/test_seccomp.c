@@ -9,6 +9,7 @@
 #include <criterion/new/assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -43,6 +44,8 @@ static struct nsb_bpf load(const char *name)
 	struct nsb_error e = {0};
 	int r = nsb_seccomp_load(name, &b, &e);
 	cr_assert(eq(int, r, 0), "load %s: %s", name, e.message);
+	r = nsb_seccomp_bind_ids(&b, getuid(), getgid(), &e);
+	cr_assert(eq(int, r, 0), "bind ids %s: %s", name, e.message);
 	return b;
 }
 
@@ -50,7 +53,8 @@ static struct nsb_bpf load(const char *name)
 
 #define RET_BAD_OPCODE 0xdeadbeefu
 
-static uint32_t run_bpf(const struct nsb_bpf *b, uint32_t arch, int nr, const uint64_t args[6])
+static uint32_t run_prog(const struct sock_filter *insns, size_t n, uint32_t arch, int nr,
+			 const uint64_t args[6])
 {
 	struct seccomp_data d = {.nr = nr, .arch = arch};
 	uint32_t A = 0, X = 0, mem[16] = {0};
@@ -58,8 +62,8 @@ static uint32_t run_bpf(const struct nsb_bpf *b, uint32_t arch, int nr, const ui
 
 	for (int i = 0; i < 6; i++)
 		d.args[i] = args ? args[i] : 0;
-	for (size_t pc = 0; pc < b->n_insns; pc++) {
-		const struct sock_filter *f = &b->insns[pc];
+	for (size_t pc = 0; pc < n; pc++) {
+		const struct sock_filter *f = &insns[pc];
 		switch (f->code) {
 		case BPF_LD | BPF_W | BPF_ABS:
 			if (f->k + 4 > sizeof(d))
@@ -105,6 +109,11 @@ static uint32_t run_bpf(const struct nsb_bpf *b, uint32_t arch, int nr, const ui
 		}
 	}
 	return RET_BAD_OPCODE;
+}
+
+static uint32_t run_bpf(const struct nsb_bpf *b, uint32_t arch, int nr, const uint64_t args[6])
+{
+	return run_prog(b->insns, b->n_insns, arch, nr, args);
 }
 
 #define ERRNO(x) (SECCOMP_RET_ERRNO | (x))
@@ -235,6 +244,334 @@ Test(seccomp_bpf, strict_is_an_allowlist)
 		     ERRNO(EPERM)));
 	cr_expect(eq(u32, call1(&b, SYS_personality, 8), ERRNO(EPERM)));
 	cr_expect(eq(u32, run_bpf(&b, X86_64, 0x40000000 | SYS_read, NULL), ERRNO(ENOSYS)));
+	nsb_bpf_done(&b);
+}
+
+/* ---- setuid bits, leases, SOCK_PACKET (issue 9) ------------------------ */
+
+#define NR_fchmodat2  452	/* not in every libc's headers yet */
+#define O_TMPFILE_BIT 020000000 /* the kernel's __O_TMPFILE, without O_DIRECTORY */
+#define HI	      (1ull << 32)
+
+struct call {
+	int nr;
+	uint64_t a[4];
+	bool refused;
+};
+
+/* Every way to set S_ISUID/S_ISGID is refused; the same calls without the
+ * bits, or whose mode the kernel ignores, are not. */
+static const struct call mode_calls[] = {
+	{SYS_chmod, {0, 04755}, true},
+	{SYS_chmod, {0, 02755}, true},
+	{SYS_chmod, {0, 06755}, true},
+	{SYS_chmod, {0, HI | 04000}, true},
+	{SYS_chmod, {0, 0755}, false},
+	{SYS_chmod, {0, 01777}, false},
+	{SYS_chmod, {0, HI | 0755}, false},
+	{SYS_fchmod, {1, 04755}, true},
+	{SYS_fchmod, {1, 02755}, true},
+	{SYS_fchmod, {1, 0644}, false},
+	{SYS_fchmodat, {AT_FDCWD, 0, 04755}, true},
+	{SYS_fchmodat, {AT_FDCWD, 0, 02700}, true},
+	{SYS_fchmodat, {AT_FDCWD, 0, 0700}, false},
+	{NR_fchmodat2, {AT_FDCWD, 0, 04755, AT_SYMLINK_NOFOLLOW}, true},
+	{NR_fchmodat2, {AT_FDCWD, 0, 02755, 0}, true},
+	{NR_fchmodat2, {AT_FDCWD, 0, 0755, 0}, false},
+	{SYS_creat, {0, 04755}, true},
+	{SYS_creat, {0, 02755}, true},
+	{SYS_creat, {0, 0644}, false},
+	{SYS_open, {0, O_CREAT | O_WRONLY, 04755}, true},
+	{SYS_open, {0, O_CREAT | O_EXCL, 02755}, true},
+	{SYS_open, {0, O_TMPFILE | O_RDWR, 04755}, true},
+	{SYS_open, {0, O_TMPFILE_BIT | O_RDWR, 02755}, true},
+	{SYS_open, {0, O_CREAT, 0644}, false},
+	/* Without O_CREAT or O_TMPFILE the kernel ignores the mode. */
+	{SYS_open, {0, O_RDONLY, 04755}, false},
+	{SYS_openat, {AT_FDCWD, 0, O_CREAT | O_WRONLY, 04755}, true},
+	{SYS_openat, {AT_FDCWD, 0, O_CREAT, 02644}, true},
+	{SYS_openat, {AT_FDCWD, 0, O_TMPFILE | O_RDWR, 06700}, true},
+	{SYS_openat, {AT_FDCWD, 0, O_CREAT | O_WRONLY | O_TRUNC, 0666}, false},
+	{SYS_openat, {AT_FDCWD, 0, O_RDONLY | O_CLOEXEC, 04755}, false},
+	{SYS_mkdir, {0, 02775}, true},
+	{SYS_mkdir, {0, 04755}, true},
+	{SYS_mkdir, {0, 0775}, false},
+	{SYS_mkdir, {0, 01777}, false},
+	{SYS_mkdirat, {AT_FDCWD, 0, 02775}, true},
+	{SYS_mkdirat, {AT_FDCWD, 0, 0700}, false},
+	{SYS_mknod, {0, S_IFREG | 04755, 0}, true},
+	{SYS_mknod, {0, S_IFIFO | 02644, 0}, true},
+	{SYS_mknod, {0, S_IFIFO | 0644, 0}, false},
+	{SYS_mknodat, {AT_FDCWD, 0, S_IFREG | 04755, 0}, true},
+	{SYS_mknodat, {AT_FDCWD, 0, S_IFREG | 0755, 0}, false},
+};
+
+static const struct call fcntl_calls[] = {
+	{SYS_fcntl, {0, F_SETLEASE, F_RDLCK}, true},
+	{SYS_fcntl, {0, HI | F_SETLEASE, F_RDLCK}, true},
+	{SYS_fcntl, {0, F_NOTIFY, DN_CREATE}, true},
+	{SYS_fcntl, {0, 0xffffffff00000000ull | F_NOTIFY, 0}, true},
+	{SYS_fcntl, {0, F_GETLEASE, 0}, false},
+	{SYS_fcntl, {0, F_GETFD, 0}, false},
+	{SYS_fcntl, {0, F_SETFL, O_NONBLOCK}, false},
+	{SYS_fcntl, {0, F_SETLKW, 0}, false},
+	{SYS_fcntl, {0, F_OFD_SETLK, 0}, false},
+	{SYS_fcntl, {0, F_DUPFD_CLOEXEC, 3}, false},
+	{SYS_fcntl, {0, F_SETPIPE_SZ, 65536}, false},
+	{SYS_fcntl, {0, F_GETPIPE_SZ, 0}, false},
+	{SYS_fcntl, {0, F_ADD_SEALS, 0}, false},
+	{SYS_fcntl, {0, F_GET_SEALS, 0}, false},
+	{SYS_fcntl, {0, F_SET_FILE_RW_HINT, 0}, false},
+	{SYS_fcntl, {0, 1027 /* F_DUPFD_QUERY */, 0}, false},
+};
+
+static void expect_calls(const struct nsb_bpf *b, const struct call *c, size_t n, uint32_t refusal)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t args[6] = {c[i].a[0], c[i].a[1], c[i].a[2], c[i].a[3]};
+		uint32_t got = run_bpf(b, X86_64, c[i].nr, args);
+		cr_expect(eq(u32, got, c[i].refused ? refusal : ALLOW),
+			  "%s: syscall %d (%#llx, %#llx, %#llx)", b->profile, c[i].nr,
+			  (unsigned long long)c[i].a[1], (unsigned long long)c[i].a[2],
+			  (unsigned long long)c[i].a[3]);
+	}
+}
+
+Test(seccomp_bpf, setuid_and_setgid_bits_cannot_be_set)
+{
+	static const char *const profiles[] = {"default", "strict"};
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++) {
+		struct nsb_bpf b = load(profiles[i]);
+		expect_calls(&b, mode_calls, ARRAY_SIZE(mode_calls), ERRNO(EPERM));
+		/* Its mode lives in memory the filter cannot read. */
+		cr_expect(eq(u32, call3(&b, SYS_openat2, AT_FDCWD, 0, 0), ERRNO(ENOSYS)));
+		nsb_bpf_done(&b);
+	}
+}
+
+Test(seccomp_bpf, leases_and_dnotify_are_refused)
+{
+	static const char *const profiles[] = {"default", "strict"};
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++) {
+		struct nsb_bpf b = load(profiles[i]);
+		expect_calls(&b, fcntl_calls, ARRAY_SIZE(fcntl_calls), ERRNO(EPERM));
+		nsb_bpf_done(&b);
+	}
+}
+
+Test(seccomp_bpf, sock_packet_is_refused_with_any_flags)
+{
+	static const struct {
+		const char *profile;
+		uint32_t refusal;
+	} p[] = {{"default", ERRNO(EAFNOSUPPORT)}, {"strict", ERRNO(EPERM)}};
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
+		struct nsb_bpf b = load(p[i].profile);
+		static const struct call c[] = {
+			{SYS_socket, {AF_INET, SOCK_PACKET, 0}, true},
+			{SYS_socket,
+			 {AF_INET, SOCK_PACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0x300},
+			 true},
+			{SYS_socket, {AF_INET6, SOCK_PACKET | SOCK_CLOEXEC, 0}, true},
+			{SYS_socket,
+			 {AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0},
+			 false},
+			{SYS_socket, {AF_INET, SOCK_DGRAM, 0}, false},
+			{SYS_socket, {AF_INET6, SOCK_RAW | SOCK_CLOEXEC, 0}, false},
+			{SYS_socket, {AF_INET, SOCK_SEQPACKET, 0}, false},
+		};
+		expect_calls(&b, c, ARRAY_SIZE(c), p[i].refusal);
+		nsb_bpf_done(&b);
+	}
+	/* The default refuses high garbage in the family, whatever the type. */
+	struct nsb_bpf b = load("default");
+	cr_expect(
+		eq(u32, call3(&b, SYS_socket, HI | AF_INET, SOCK_PACKET, 0), ERRNO(EAFNOSUPPORT)));
+	nsb_bpf_done(&b);
+}
+
+/* ---- the unmapped-ids filter ----------------------------------------- */
+
+#define M1 0xffffffffull /* -1: "unchanged" */
+
+struct ids_prog {
+	struct sock_filter insns[NSB_SECCOMP_IDS_INSNS];
+	size_t n;
+};
+
+static struct ids_prog ids_prog(uint32_t uid, uint32_t gid, struct nsb_action a)
+{
+	struct ids_prog p;
+	cr_assert(eq(int, nsb_seccomp_ids_build(uid, gid, &a, p.insns, ARRAY_SIZE(p.insns), &p.n),
+		     0));
+	return p;
+}
+
+static uint32_t ids_call(const struct ids_prog *p, int nr, uint64_t a0, uint64_t a1, uint64_t a2,
+			 uint64_t a3)
+{
+	uint64_t args[6] = {a0, a1, a2, a3};
+	return run_prog(p->insns, p->n, X86_64, nr, args);
+}
+
+Test(seccomp_ids, other_ids_are_refused_own_ids_and_minus_one_pass)
+{
+	/* uid and gid differ so that a swapped comparison shows. */
+	struct ids_prog p = ids_prog(1000, 2000, (struct nsb_action){NSB_ACTION_ERRNO, EPERM});
+	const uint32_t no = ERRNO(EPERM);
+
+	cr_expect(p.n <= NSB_SECCOMP_IDS_INSNS);
+	static const int chowns[] = {SYS_chown, SYS_lchown, SYS_fchown};
+	for (size_t i = 0; i < ARRAY_SIZE(chowns); i++) {
+		int nr = chowns[i];
+		cr_expect(eq(u32, ids_call(&p, nr, 0, 1001, M1, 0), no), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, M1, 2001, 0), no), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, 0, M1, 0), no), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, 2000, 2000, 0), no), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, 1000, 1000, 0), no), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, 1000, 2000, 0), ALLOW), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, M1, M1, 0), ALLOW), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, 1000, M1, 0), ALLOW), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, M1, 2000, 0), ALLOW), "nr %d", nr);
+		/* The kernel reads 32 bits: high garbage neither helps nor hurts. */
+		cr_expect(eq(u32, ids_call(&p, nr, 0, HI | 1000, HI | M1, 0), ALLOW), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, HI | 1001, M1, 0), no), "nr %d", nr);
+		cr_expect(eq(u32, ids_call(&p, nr, 0, M1, 0xffffffff00000000ull | 0, 0), no),
+			  "nr %d", nr);
+	}
+	cr_expect(eq(u32, ids_call(&p, SYS_fchownat, AT_FDCWD, 0, 1001, M1), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_fchownat, AT_FDCWD, 0, M1, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_fchownat, AT_FDCWD, 0, 1000, 2000), ALLOW));
+	/* fchownat's path and fd are not ids. */
+	cr_expect(eq(u32, ids_call(&p, SYS_fchownat, 5, 77, M1, M1), ALLOW));
+
+	cr_expect(eq(u32, ids_call(&p, SYS_setuid, 0, 0, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setuid, 2000, 0, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setuid, 1000, 0, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setgid, 1000, 0, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setgid, 2000, 0, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setreuid, M1, 1001, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setreuid, 1001, M1, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setreuid, 1000, M1, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setregid, M1, 1000, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setregid, 2000, 2000, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setresuid, M1, M1, M1, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setresuid, 1000, 1000, 1000, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setresuid, M1, M1, 0, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setresuid, 0, M1, M1, 0), no));
+	cr_expect(eq(u32, ids_call(&p, SYS_setresgid, M1, 2000, M1, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setresgid, M1, M1, 1000, 0), no));
+
+	/* Everything else is the profile's business. */
+	cr_expect(eq(u32, ids_call(&p, SYS_getpid, 0, 0, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setfsuid, 0, 0, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setgroups, 1, 0, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_kill, 1001, 0, 0, 0), ALLOW));
+	uint64_t args[6] = {0, 1001, 1001};
+	cr_expect(eq(u32, run_prog(p.insns, p.n, X86_64, 0x40000000 | SYS_chown, args), ALLOW));
+	cr_expect(eq(u32, run_prog(p.insns, p.n, AUDIT_ARCH_I386, 182 /* chown */, args), ALLOW));
+}
+
+Test(seccomp_ids, root_caller_and_other_actions)
+{
+	struct ids_prog p = ids_prog(0, 0, (struct nsb_action){NSB_ACTION_KILL, 0});
+	cr_expect(eq(u32, ids_call(&p, SYS_chown, 0, 1000, M1, 0), SECCOMP_RET_KILL_PROCESS));
+	cr_expect(eq(u32, ids_call(&p, SYS_chown, 0, 0, 0, 0), ALLOW));
+	cr_expect(eq(u32, ids_call(&p, SYS_setuid, 65534, 0, 0, 0), SECCOMP_RET_KILL_PROCESS));
+
+	p = ids_prog(0, 0, (struct nsb_action){NSB_ACTION_TRAP, 0});
+	cr_expect(eq(u32, ids_call(&p, SYS_setgid, 5, 0, 0, 0), SECCOMP_RET_TRAP));
+	p = ids_prog(0, 0, (struct nsb_action){NSB_ACTION_ERRNO, EACCES});
+	cr_expect(eq(u32, ids_call(&p, SYS_setgid, 5, 0, 0, 0), ERRNO(EACCES)));
+}
+
+/*
+ * The kernel's action cache marks a syscall "always allowed" only when the
+ * program decides it from the arch and number alone.  Every instruction that
+ * loads an argument must sit behind a number comparison: check that the path
+ * of every syscall other than the ten reads no argument.
+ */
+Test(seccomp_ids, other_syscalls_are_decided_by_number_alone)
+{
+	struct ids_prog p = ids_prog(1000, 1000, (struct nsb_action){NSB_ACTION_ERRNO, EPERM});
+	for (int nr = 0; nr < 460; nr++) {
+		struct seccomp_data d = {.nr = nr, .arch = X86_64};
+		uint32_t A = 0;
+		bool arg_read = false, is_id_call = false;
+		size_t pc = 0;
+		for (; pc < p.n; pc++) {
+			const struct sock_filter *f = &p.insns[pc];
+			if (f->code == (BPF_LD | BPF_W | BPF_ABS)) {
+				arg_read |= f->k >= offsetof(struct seccomp_data, args);
+				memcpy(&A, (const char *)&d + f->k, 4);
+			} else if (f->code == (BPF_JMP | BPF_JEQ | BPF_K)) {
+				pc += A == f->k ? f->jt : f->jf;
+			} else if (f->code == (BPF_JMP | BPF_JGE | BPF_K)) {
+				pc += A >= f->k ? f->jt : f->jf;
+			} else if (f->code == (BPF_JMP | BPF_JGT | BPF_K)) {
+				pc += A > f->k ? f->jt : f->jf;
+			} else {
+				break;
+			}
+		}
+		static const int ids[] = {SYS_chown,	 SYS_lchown,   SYS_fchown,   SYS_fchownat,
+					  SYS_setuid,	 SYS_setgid,   SYS_setreuid, SYS_setregid,
+					  SYS_setresuid, SYS_setresgid};
+		for (size_t i = 0; i < ARRAY_SIZE(ids); i++)
+			is_id_call |= nr == ids[i];
+		cr_assert(pc < p.n && p.insns[pc].code == (BPF_RET | BPF_K), "nr %d", nr);
+		if (!is_id_call) {
+			cr_expect(arg_read == false, "syscall %d reads an argument", nr);
+			cr_expect(eq(u32, p.insns[pc].k, ALLOW), "syscall %d", nr);
+		}
+	}
+}
+
+Test(seccomp_ids, small_buffer_and_profiles_without_the_directive)
+{
+	struct sock_filter buf[8];
+	size_t n = 0;
+	struct nsb_action a = {NSB_ACTION_ERRNO, EPERM};
+	cr_expect(eq(int, nsb_seccomp_ids_build(0, 0, &a, buf, ARRAY_SIZE(buf), &n), -ENOBUFS));
+
+	struct nsb_bpf d = load("default"), s = load("strict");
+	EXPECT_STREQ(d.ids_action, "errno EPERM");
+	EXPECT_STREQ(s.ids_action, "errno EPERM");
+	cr_expect(d.ids != NULL && d.n_ids > 0);
+	/* The profile's own program and its hash do not depend on the caller. */
+	struct nsb_bpf d2 = load("default");
+	struct nsb_error e = {0};
+	cr_assert(eq(int, nsb_seccomp_bind_ids(&d2, 4242, 4243, &e), 0));
+	EXPECT_STREQ(d.sha256, d2.sha256);
+	cr_expect(memcmp(d.ids, d2.ids, d.n_ids * sizeof(*d.ids)) != 0);
+	nsb_bpf_done(&d);
+	nsb_bpf_done(&d2);
+	nsb_bpf_done(&s);
+	cr_expect(d.ids == NULL);
+
+	struct nsb_bpf b = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/ok-include.profile");
+	EXPECT_STREQ(b.ids_action, "");
+	cr_expect(b.ids == NULL);
+	nsb_bpf_done(&b);
+}
+
+Test(seccomp_ids, install_refuses_an_unbound_filter)
+{
+	struct nsb_bpf b;
+	struct nsb_error e = {0};
+	cr_assert(eq(int, nsb_seccomp_load("default", &b, &e), 0), "%s", e.message);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		/* Fails before any filter goes on. */
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+			_exit(2);
+		int r = nsb_seccomp_install(&b, &e);
+		_exit(r == -EINVAL && strstr(e.message, "was not built") ? 0 : 1);
+	}
+	int status;
+	cr_assert(eq(int, waitpid(pid, &status, 0), pid));
+	cr_expect(status == 0, "status 0x%x", status);
 	nsb_bpf_done(&b);
 }
 
@@ -448,6 +785,75 @@ Test(seccomp_kernel, default_profile_in_a_child, .timeout = 30)
 	int code = wait_child(pid);
 	cr_expect(eq(int, code, 0), "check at line %d (mod 256) failed in the child", code);
 	nsb_bpf_done(&b);
+}
+
+/* Issue 9's refusals, made for real; the caller here may be root, with
+ * CAP_NET_RAW and CAP_CHOWN, so only the filter can refuse. */
+static void child_issue9(const struct nsb_bpf *b, const char *dir, int packet_errno)
+{
+	struct nsb_error e = {0};
+	char f[256], d[256], x[256];
+	struct stat st;
+
+	snprintf(f, sizeof(f), "%s/file", dir);
+	snprintf(d, sizeof(d), "%s/dir", dir);
+	snprintf(x, sizeof(x), "%s/new", dir);
+	int fd = open(f, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	CHECK(fd >= 0);
+	CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+	CHECK(nsb_seccomp_install(b, &e) == 0);
+
+	CHECK(fchmod(fd, 04755) == -1 && errno == EPERM);
+	CHECK(chmod(f, 02755) == -1 && errno == EPERM);
+	CHECK(syscall(452 /* fchmodat2 */, AT_FDCWD, f, 06755, 0) == -1 && errno == EPERM);
+	CHECK(open(x, O_CREAT | O_WRONLY | O_CLOEXEC, 04755) == -1 && errno == EPERM);
+	CHECK(mkdir(d, 02775) == -1 && errno == EPERM);
+	CHECK(mknod(x, S_IFREG | 04755, 0) == -1 && errno == EPERM);
+	CHECK(syscall(SYS_openat2, AT_FDCWD, f, NULL, 0) == -1 && errno == ENOSYS);
+	CHECK(fchmod(fd, 0755) == 0);
+	CHECK(mkdir(d, 0775) == 0);
+	CHECK(stat(f, &st) == 0 && (st.st_mode & 07777) == 0755);
+
+	CHECK(fcntl(fd, F_SETLEASE, F_RDLCK) == -1 && errno == EPERM);
+	CHECK(fcntl(fd, F_NOTIFY, DN_CREATE) == -1 && errno == EPERM);
+	CHECK(fcntl(fd, F_GETLEASE) == F_UNLCK);
+	CHECK(socket(AF_INET, SOCK_PACKET | SOCK_CLOEXEC, htons(3)) == -1 && errno == packet_errno);
+
+	CHECK(chown(f, getuid() + 1, (gid_t)-1) == -1 && errno == EPERM);
+	CHECK(chown(f, (uid_t)-1, getgid() + 1) == -1 && errno == EPERM);
+	CHECK(chown(f, getuid(), getgid()) == 0);
+	CHECK(chown(f, (uid_t)-1, (gid_t)-1) == 0);
+	CHECK(setresuid((uid_t)-1, (uid_t)-1, (uid_t)-1) == 0);
+	CHECK(setgid(getgid() + 1) == -1 && errno == EPERM);
+	CHECK(setuid(getuid() + 1) == -1 && errno == EPERM);
+	CHECK(setuid(getuid()) == 0);
+	_exit(0);
+}
+
+static void issue9_in_a_child(const char *profile, int packet_errno)
+{
+	struct nsb_bpf b = load(profile);
+	char dir[] = "/tmp/nsbox-i9-XXXXXX", cmd[128];
+	cr_assert(mkdtemp(dir) != NULL);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0)
+		child_issue9(&b, dir, packet_errno);
+	int code = wait_child(pid);
+	cr_expect(eq(int, code, 0), "check at line %d (mod 256) failed in the child", code);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_expect(eq(int, system(cmd), 0));
+	nsb_bpf_done(&b);
+}
+
+Test(seccomp_kernel, issue9_refusals_under_default, .timeout = 30)
+{
+	issue9_in_a_child("default", EAFNOSUPPORT);
+}
+
+Test(seccomp_kernel, issue9_refusals_under_strict, .timeout = 30)
+{
+	issue9_in_a_child("strict", EPERM);
 }
 
 static int run_workload(const char *profile)
