@@ -1174,12 +1174,9 @@ static int usage(void)
 			"  chroot new-mount-api keyring bpf perf userfaultfd io-uring ptrace\n"
 			"  process-vm pid1-exe sysfiles devices x32 int80 sockets fds\n"
 			"  personality caps setuid tcp:PORT abstract:NAME env:SECRET\n"
-			"  pid1-environ:SECRET dev-chmod proc-read proc-umount ssl-private
-"
-			"  pid1-cmdline:NEEDLE[:NEEDLE...] pty-terminal stdin-reopen
-"
-			"  stdout-fchmod stdio-inodes suid:DIR lease:FILE sock-packet ids:DIR
-");
+			"  pid1-environ:SECRET dev-chmod proc-read proc-umount ssl-private\n"
+			"  pid1-cmdline:NEEDLE[:NEEDLE...] pty-terminal stdin-reopen\n"
+			"  stdout-fchmod stdio-inodes suid:DIR lease:FILE sock-packet ids:DIR\n");
 	return EXIT_USAGE;
 }
 
