@@ -15,11 +15,12 @@ BUILD      ?= build
 # Debian packages needed to build and test (make deps installs them, without
 # recommended packages).  The VM tests' packages (VM_DEPS_PKGS, tests/vm/vm.mk)
 # come with `make deps-vm`, or on demand from `make check-vm` as root, so
-# that `make demo` stays light; .ci/run installs both.
+# that `make demo` stays light; .ci/run installs both.  ca-certificates is only
+# recommended by python3 and git, and the tests load Python's default CAs.
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
-	kmod git make gcc passwd util-linux
+	kmod git make gcc passwd util-linux ca-certificates
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl
