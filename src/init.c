@@ -10,13 +10,13 @@
 #include <sys/prctl.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "caps.h"
+#include "fdpass.h"
 #include "init.h"
 #include "mount.h"
 #include "net.h"
@@ -186,16 +186,7 @@ static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_error *e)
 {
 	_cleanup_close_ int master = -1, slave = -1;
-	char ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = {.iov_base = (char[]){'M'}, .iov_len = 1};
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = ctrl,
-		.msg_controllen = sizeof(ctrl),
-	};
-	struct cmsghdr *cm;
-	int unlock = 0;
+	int unlock = 0, r;
 
 	master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0)
@@ -210,14 +201,9 @@ static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_er
 	if (a->stdio->has_winsize && ioctl(slave, TIOCSWINSZ, &a->stdio->winsize) < 0)
 		return nsb_error_set(e, nsb_negerrno(), "pty", "set the window size");
 
-	memset(ctrl, 0, sizeof(ctrl));
-	cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &master, sizeof(int));
-	if (sendmsg(a->pty_wr, &msg, MSG_NOSIGNAL) != 1)
-		return nsb_error_set(e, nsb_negerrno(), "pty", "hand the pty to the supervisor");
+	r = nsb_fd_send(a->pty_wr, master);
+	if (r < 0)
+		return nsb_error_set(e, r, "pty", "hand the pty to the supervisor");
 	close(a->pty_wr);
 
 	/* Out of the caller's process group and session (see below). */

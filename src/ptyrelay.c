@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "macro.h"
@@ -86,32 +85,4 @@ void nsb_tty_copy_winsize(int master)
 			ioctl(master, TIOCSWINSZ, &ws);
 			return;
 		}
-}
-
-int nsb_pty_recv_master(int sock)
-{
-	char ctrl[CMSG_SPACE(sizeof(int))];
-	char byte;
-	struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = ctrl,
-		.msg_controllen = sizeof(ctrl),
-	};
-	struct cmsghdr *cm;
-	ssize_t n;
-	int fd;
-
-	n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-	if (n < 0)
-		return nsb_negerrno();
-	if (n == 0)
-		return -EPIPE;
-	cm = CMSG_FIRSTHDR(&msg);
-	if (!cm || cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS ||
-	    cm->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
 }

@@ -33,7 +33,3 @@ void nsb_tty_suspend(struct nsb_tty *t);
 
 /* Copy the caller's window size (from any of fds 0-2) onto the pty master. */
 void nsb_tty_copy_winsize(int master);
-
-/* Receive the master over sock (SCM_RIGHTS).  Returns the fd, -EPIPE at EOF
- * (init failed before sending it) or -errno. */
-int nsb_pty_recv_master(int sock);

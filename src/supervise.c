@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "init.h"
 #include "ptyrelay.h"
 #include "supervise.h"
@@ -406,7 +407,7 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		}
 
 		if (pfd[6].revents) {
-			int m = nsb_pty_recv_master(sb->pty_sock);
+			int m = nsb_fd_recv(sb->pty_sock);
 			if (m >= 0 || (m != -EAGAIN && m != -EINTR))
 				nsb_closep(&sb->pty_sock);
 			if (m >= 0)
