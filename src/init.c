@@ -121,6 +121,14 @@ static int scrub_cmdline(struct nsb_error *e)
 
 	char *block = (char *)(uintptr_t)start;
 	size_t len = (size_t)(end - start);
+	/* The block must be the one nsbox was started with: argv[0] (as libc
+	 * kept it) opens it.  Under an emulator that builds its own client
+	 * stack (valgrind), the kernel's block is the emulator's, holding the
+	 * same command line out of reach: refuse rather than run visible. */
+	if (program_invocation_name != block)
+		return nsb_error_setx(
+			e, EFAULT, "init",
+			"the argument block the kernel shows is not nsbox's own (run under an emulator such as valgrind?): /proc/1/cmdline would show nsbox's command line");
 	explicit_bzero(block, len);
 	if (len >= sizeof(title) + 1) {
 		memcpy(block, title, sizeof(title));

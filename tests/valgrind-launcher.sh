@@ -56,7 +56,8 @@ has_record missing-path usage_error
 expect 125 no-command --result-fd 3
 has_record no-command usage_error
 expect 125 bad-profile --result-fd 3 --seccomp /nonexistent/x.profile -- /bin/true
-# A sandboxed run: setup_failed under memcheck (no new mount API there).
+# A sandboxed run: setup_failed under memcheck (init refuses to run with its
+# command line visible: the kernel shows valgrind's argument block, not nsbox's).
 expect 125 run --result-fd 3 -- /bin/true
 has_record run setup_failed
 expect 125 not-found --result-fd 3 -- nsbox-no-such-command
