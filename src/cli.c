@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Command line -> struct nsb_config, driven by one option table.  Pure (supervisor, before anything exists). */
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <limits.h>
 #include <string.h>
 
 #include "cli.h"
+#include "macro.h"
 #include "util.h"
 
+/* The --help text; tests/unit/test_cli.c holds every table row against it. */
 const char nsb_cli_usage[] =
 	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
 	"\n"
@@ -69,87 +73,43 @@ const char nsb_cli_usage[] =
 	"124 timed out, 125 nsbox failed, 126 not executable, 127 not found.\n"
 	"See nsbox(1).\n";
 
-enum {
-	OPT_RO = 0x100,
-	OPT_RW,
-	OPT_TMPFS,
-	OPT_PROJECT,
-	OPT_NO_PROJECT,
-	OPT_CHDIR,
-	OPT_ENV,
-	OPT_HOSTNAME,
-	OPT_SHARE_NET,
-	OPT_RESULT_FD,
-	OPT_HELP,
-	OPT_VERSION,
-	OPT_MEMORY,
-	OPT_PIDS,
-	OPT_CPUS,
-	OPT_TIMEOUT,
-	OPT_KILL_AFTER,
-	OPT_MAX_OUTPUT,
-	OPT_CAPTURE,
-	OPT_TMP_SIZE,
-	OPT_CGROUP_PARENT,
-	OPT_REQUIRE_CGROUP,
-	OPT_SECCOMP,
-	OPT_SECCOMP_EXPORT,
-	OPT_DENY_EXEC,
-	OPT_ALLOW_EXEC,
-	OPT_ALLOW_INLINE_CODE,
-	OPT_ALLOW_METACHAR,
-	OPT_ALLOW_PATH,
-	OPT_POLICY,
-	OPT_PRINT_POLICY,
-	OPT_CHECK,
-	OPT_PTY,
-	OPT_NO_PTY,
+/*
+ * One row per option, in --help order.  The table drives getopt_long, the
+ * full-spelling check, the scan for --result-fd after a usage error, and the
+ * unit test that holds it against nsb_cli_usage; later it can feed shell
+ * completions.  `name` is spelt as the user types it ("--ro"), so grepping an
+ * option finds its row, and its row names the function that parses it.
+ *
+ * Most options have one of four shapes, each with one generic setter that
+ * writes the config field at `field`:
+ *   flag      set_flag      a bool becomes true
+ *   path      set_path      a non-empty string of at most NSB_MAX_PATH bytes
+ *             set_abs_path  the same, written as a normalized absolute path
+ *   size      set_size      bytes with a k/M/G/T suffix, in [min, max]
+ *   fraction  set_fraction  a decimal with up to 3 places, in thousandths
+ * The rest (mounts, lists, numbers with a word) have a handler of their own.
+ * A generic setter's error reads "<name> '<arg>': <what>" with `hint`.
+ */
+struct cli_state {
+	struct nsb_config *c;
+	int argv_index;		    /* optind - 1 after the option: where a mount came from */
+	const char *max_output_arg; /* as given, for the --capture check */
 };
 
-static const struct option long_options[] = {
-	{"ro", required_argument, NULL, OPT_RO},
-	{"rw", required_argument, NULL, OPT_RW},
-	{"tmpfs", required_argument, NULL, OPT_TMPFS},
-	{"project", required_argument, NULL, OPT_PROJECT},
-	{"no-project", no_argument, NULL, OPT_NO_PROJECT},
-	{"chdir", required_argument, NULL, OPT_CHDIR},
-	{"env", required_argument, NULL, OPT_ENV},
-	{"hostname", required_argument, NULL, OPT_HOSTNAME},
-	{"share-net", no_argument, NULL, OPT_SHARE_NET},
-	{"result-fd", required_argument, NULL, OPT_RESULT_FD},
-	{"help", no_argument, NULL, OPT_HELP},
-	{"version", no_argument, NULL, OPT_VERSION},
-	{"memory", required_argument, NULL, OPT_MEMORY},
-	{"pids", required_argument, NULL, OPT_PIDS},
-	{"cpus", required_argument, NULL, OPT_CPUS},
-	{"timeout", required_argument, NULL, OPT_TIMEOUT},
-	{"kill-after", required_argument, NULL, OPT_KILL_AFTER},
-	{"max-output", required_argument, NULL, OPT_MAX_OUTPUT},
-	{"capture", no_argument, NULL, OPT_CAPTURE},
-	{"tmp-size", required_argument, NULL, OPT_TMP_SIZE},
-	{"cgroup-parent", required_argument, NULL, OPT_CGROUP_PARENT},
-	{"require-cgroup", no_argument, NULL, OPT_REQUIRE_CGROUP},
-	{"seccomp", required_argument, NULL, OPT_SECCOMP},
-	{"seccomp-export", required_argument, NULL, OPT_SECCOMP_EXPORT},
-	{"deny-exec", required_argument, NULL, OPT_DENY_EXEC},
-	{"allow-exec", required_argument, NULL, OPT_ALLOW_EXEC},
-	{"allow-inline-code", no_argument, NULL, OPT_ALLOW_INLINE_CODE},
-	{"allow-metachar", no_argument, NULL, OPT_ALLOW_METACHAR},
-	{"allow-path", required_argument, NULL, OPT_ALLOW_PATH},
-	{"policy", required_argument, NULL, OPT_POLICY},
-	{"print-policy", no_argument, NULL, OPT_PRINT_POLICY},
-	{"check", no_argument, NULL, OPT_CHECK},
-	{"pty", no_argument, NULL, OPT_PTY},
-	{"no-pty", no_argument, NULL, OPT_NO_PTY},
-	{NULL, 0, NULL, 0},
-};
+struct cli_option;
+typedef int (*cli_setter)(const struct cli_option *o, const char *arg, struct cli_state *s,
+			  struct nsb_error *e);
 
-void nsb_config_init(struct nsb_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->result_fd = -1;
-	c->kill_after_ms = NSB_DEFAULT_KILL_AFTER_MS;
-}
+struct cli_option {
+	const char *name;    /* "--ro" */
+	const char *metavar; /* as in --help; NULL: a flag, takes no value */
+	cli_setter set;
+	size_t field; /* offsetof(struct nsb_config, ...) for the generic setters */
+	uint64_t min, max;
+	const char *what; /* error text of a generic setter */
+	const char *hint;
+	bool stop; /* --help, --version: parsing ends here */
+};
 
 static int usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
 	_printf_(4, 5);
@@ -167,6 +127,60 @@ static int usage_err(struct nsb_error *e, int err, const char *hint, const char 
 		nsb_error_hint(e, "%s", hint);
 	return -err;
 }
+
+static void *field_of(const struct cli_option *o, struct cli_state *s)
+{
+	return (char *)s->c + o->field;
+}
+
+/* ---- the four shapes ----------------------------------------------------- */
+
+static int set_flag(const struct cli_option *o, const char *arg, struct cli_state *s,
+		    struct nsb_error *e)
+{
+	*(bool *)field_of(o, s) = true;
+	return 0;
+}
+
+static int set_path(const struct cli_option *o, const char *arg, struct cli_state *s,
+		    struct nsb_error *e)
+{
+	if (!*arg || strlen(arg) > NSB_MAX_PATH)
+		return usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+	*(const char **)field_of(o, s) = arg;
+	return 0;
+}
+
+static int set_abs_path(const struct cli_option *o, const char *arg, struct cli_state *s,
+			struct nsb_error *e)
+{
+	if (strlen(arg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(arg))
+		return usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+	*(const char **)field_of(o, s) = arg;
+	return 0;
+}
+
+static int set_size(const struct cli_option *o, const char *arg, struct cli_state *s,
+		    struct nsb_error *e)
+{
+	uint64_t *v = field_of(o, s);
+
+	if (nsb_parse_size(arg, o->max, v) < 0 || *v < o->min)
+		return usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+	return 0;
+}
+
+static int set_fraction(const struct cli_option *o, const char *arg, struct cli_state *s,
+			struct nsb_error *e)
+{
+	uint64_t *v = field_of(o, s);
+
+	if (nsb_parse_milli(arg, o->max, v) < 0 || *v < o->min)
+		return usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+	return 0;
+}
+
+/* ---- mounts --------------------------------------------------------------- */
 
 /* A mount destination: absolute, no "." or ".." or empty components. */
 static int check_dest(const char *opt, const char *dest, struct nsb_error *e)
@@ -189,54 +203,43 @@ static int check_dest(const char *opt, const char *dest, struct nsb_error *e)
 	return 0;
 }
 
-static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char *opt,
-		     const char *arg, int argv_index, struct nsb_error *e)
+/* --tmpfs DEST[:SIZE]: the size is after the last ':'. */
+static int parse_tmpfs(struct nsb_mount_arg *m, const char *opt, const char *arg,
+		       struct nsb_error *e)
 {
-	struct nsb_mount_arg *m;
+	const char *colon = strrchr(arg, ':');
+	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+	int r;
 
-	if (c->n_mounts >= NSB_MAX_MOUNTS)
-		return usage_err(
-			e, E2BIG, "merge binds: bind a common parent directory instead",
-			"%s '%s': too many mounts (at most %d --ro, --rw and --tmpfs in total)",
-			opt, arg, NSB_MAX_MOUNTS);
-	m = &c->mounts[c->n_mounts];
-	memset(m, 0, sizeof(*m));
-	m->kind = kind;
-	m->argv_index = argv_index;
-
-	if (kind == NSB_MOUNT_TMPFS) {
-		/* DEST[:SIZE]: the size is after the last ':'. */
-		const char *colon = strrchr(arg, ':');
-		size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
-		int r;
-
-		if (n == 0)
-			return usage_err(e, EINVAL, NULL, "%s: empty destination", opt);
-		if (n > NSB_MAX_PATH)
-			return usage_err(e, ENAMETOOLONG, NULL,
-					 "%s: destination is longer than %d bytes", opt,
-					 NSB_MAX_PATH);
-		memcpy(m->dest_buf, arg, n);
-		m->dest_buf[n] = '\0';
-		m->dest = m->dest_buf;
-		r = check_dest(opt, m->dest, e);
-		if (r < 0)
-			return r;
-		m->size = NSB_DEFAULT_TMPFS_SIZE;
-		if (colon) {
-			r = nsb_parse_size(colon + 1, NSB_MAX_TMPFS_SIZE, &m->size);
-			if (r < 0 || m->size == 0)
-				return usage_err(
-					e, EINVAL,
-					"SIZE is bytes with an optional k, M or G suffix, at most 64G",
-					"%s: invalid size '%s'", opt, colon + 1);
-		}
-		c->n_mounts++;
-		return 0;
+	if (n == 0)
+		return usage_err(e, EINVAL, NULL, "%s: empty destination", opt);
+	if (n > NSB_MAX_PATH)
+		return usage_err(e, ENAMETOOLONG, NULL, "%s: destination is longer than %d bytes",
+				 opt, NSB_MAX_PATH);
+	memcpy(m->dest_buf, arg, n);
+	m->dest_buf[n] = '\0';
+	m->dest = m->dest_buf;
+	r = check_dest(opt, m->dest, e);
+	if (r < 0)
+		return r;
+	m->size = NSB_DEFAULT_TMPFS_SIZE;
+	if (colon) {
+		r = nsb_parse_size(colon + 1, NSB_MAX_TMPFS_SIZE, &m->size);
+		if (r < 0 || m->size == 0)
+			return usage_err(
+				e, EINVAL,
+				"SIZE is bytes with an optional k, M or G suffix, at most 64G",
+				"%s: invalid size '%s'", opt, colon + 1);
 	}
+	return 0;
+}
 
-	/* PATH[:DEST]: PATH ends at the first ':'. */
+/* --ro/--rw PATH[:DEST]: PATH ends at the first ':'. */
+static int parse_bind(struct nsb_mount_arg *m, const char *opt, const char *arg,
+		      struct nsb_error *e)
+{
 	const char *colon = strchr(arg, ':');
+
 	m->src = arg;
 	m->src_len = colon ? (size_t)(colon - arg) : strlen(arg);
 	if (m->src_len == 0)
@@ -245,16 +248,55 @@ static int add_mount(struct nsb_config *c, enum nsb_mount_kind kind, const char 
 		return usage_err(e, ENAMETOOLONG, NULL, "%s: source path is longer than %d bytes",
 				 opt, NSB_MAX_PATH);
 	if (colon) {
-		int r;
 		m->dest = colon + 1;
 		if (!*m->dest)
 			return usage_err(e, EINVAL, NULL, "%s '%s': empty destination after ':'",
 					 opt, arg);
-		r = check_dest(opt, m->dest, e);
-		if (r < 0)
-			return r;
+		return check_dest(opt, m->dest, e);
 	}
+	return 0;
+}
+
+/* --ro, --rw, --tmpfs: o->min is the enum nsb_mount_kind. */
+static int add_mount(const struct cli_option *o, const char *arg, struct cli_state *s,
+		     struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
+	enum nsb_mount_kind kind = (enum nsb_mount_kind)o->min;
+	struct nsb_mount_arg *m;
+	int r;
+
+	if (c->n_mounts >= NSB_MAX_MOUNTS)
+		return usage_err(
+			e, E2BIG, "merge binds: bind a common parent directory instead",
+			"%s '%s': too many mounts (at most %d --ro, --rw and --tmpfs in total)",
+			o->name, arg, NSB_MAX_MOUNTS);
+	m = &c->mounts[c->n_mounts];
+	memset(m, 0, sizeof(*m));
+	m->kind = kind;
+	m->argv_index = s->argv_index;
+
+	if (kind == NSB_MOUNT_TMPFS)
+		r = parse_tmpfs(m, o->name, arg, e);
+	else
+		r = parse_bind(m, o->name, arg, e);
+	if (r < 0)
+		return r;
 	c->n_mounts++;
+	return 0;
+}
+
+/* ---- options with a handler of their own ---------------------------------- */
+
+static int set_project(const struct cli_option *o, const char *arg, struct cli_state *s,
+		       struct nsb_error *e)
+{
+	if (!*arg)
+		return usage_err(e, EINVAL, NULL, "--project: empty path");
+	if (strlen(arg) > NSB_MAX_PATH)
+		return usage_err(e, ENAMETOOLONG, NULL, "--project: path is longer than %d bytes",
+				 NSB_MAX_PATH);
+	s->c->project = arg;
 	return 0;
 }
 
@@ -273,6 +315,24 @@ static bool env_name_valid(const char *s, size_t n)
 	return true;
 }
 
+static int add_env(const struct cli_option *o, const char *arg, struct cli_state *s,
+		   struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (!env_name_valid(arg, n))
+		return usage_err(e, EINVAL,
+				 "NAME is letters, digits and '_', not starting with a digit",
+				 "--env '%s': invalid variable name", arg);
+	if (c->n_env >= NSB_MAX_ENV)
+		return usage_err(e, E2BIG, NULL, "--env '%s': too many --env options (at most %d)",
+				 arg, NSB_MAX_ENV);
+	c->env[c->n_env++] = arg;
+	return 0;
+}
+
 static bool hostname_valid(const char *s)
 {
 	size_t n = strlen(s);
@@ -288,6 +348,254 @@ static bool hostname_valid(const char *s)
 	return true;
 }
 
+static int set_hostname(const struct cli_option *o, const char *arg, struct cli_state *s,
+			struct nsb_error *e)
+{
+	if (!hostname_valid(arg))
+		return usage_err(e, EINVAL, "use 1-64 letters, digits, '-' and '.'",
+				 "--hostname '%s': invalid hostname", arg);
+	s->c->hostname = arg;
+	return 0;
+}
+
+static int set_pty_on(const struct cli_option *o, const char *arg, struct cli_state *s,
+		      struct nsb_error *e)
+{
+	s->c->pty = NSB_PTY_ON;
+	return 0;
+}
+
+static int set_pty_off(const struct cli_option *o, const char *arg, struct cli_state *s,
+		       struct nsb_error *e)
+{
+	s->c->pty = NSB_PTY_OFF;
+	return 0;
+}
+
+static int set_pids(const struct cli_option *o, const char *arg, struct cli_state *s,
+		    struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
+
+	if (strcmp(arg, "unlimited") == 0) {
+		c->pids = NSB_PIDS_UNLIMITED;
+		return 0;
+	}
+	if (nsb_parse_uint(arg, NSB_MAX_PIDS, &c->pids) < 0 || c->pids < 2)
+		return usage_err(
+			e, EINVAL,
+			"N counts nsbox's init too: at least 2, at most 4194304; 'unlimited' lifts the default",
+			"--pids '%s': invalid number of processes", arg);
+	return 0;
+}
+
+static int set_max_output(const struct cli_option *o, const char *arg, struct cli_state *s,
+			  struct nsb_error *e)
+{
+	int r = set_size(o, arg, s, e);
+
+	if (r < 0)
+		return r;
+	s->c->has_max_output = true;
+	s->max_output_arg = arg;
+	return 0;
+}
+
+/* --deny-exec, --allow-exec: a list of command base names. */
+static int add_exec_name(const struct cli_option *o, const char *arg, const char **list, size_t *n,
+			 struct nsb_error *e)
+{
+	if (!*arg || strlen(arg) > 255 || strchr(arg, '/'))
+		return usage_err(e, EINVAL, "NAME is a command's base name such as rm, without '/'",
+				 "%s '%s': invalid command name", o->name, arg);
+	if (*n >= NSB_MAX_GATE_OPTS)
+		return usage_err(e, E2BIG, "keep long lists in a --policy file",
+				 "%s '%s': too many (at most %d)", o->name, arg, NSB_MAX_GATE_OPTS);
+	list[(*n)++] = arg;
+	return 0;
+}
+
+static int add_deny_exec(const struct cli_option *o, const char *arg, struct cli_state *s,
+			 struct nsb_error *e)
+{
+	return add_exec_name(o, arg, s->c->deny_exec, &s->c->n_deny_exec, e);
+}
+
+static int add_allow_exec(const struct cli_option *o, const char *arg, struct cli_state *s,
+			  struct nsb_error *e)
+{
+	return add_exec_name(o, arg, s->c->allow_exec, &s->c->n_allow_exec, e);
+}
+
+static int add_allow_path(const struct cli_option *o, const char *arg, struct cli_state *s,
+			  struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
+
+	if (!*arg || strlen(arg) > NSB_MAX_PATH)
+		return usage_err(e, EINVAL, NULL, "--allow-path '%s': invalid directory", arg);
+	if (c->n_allow_path >= NSB_MAX_GATE_PATHS)
+		return usage_err(e, E2BIG, "bind and allow a common parent directory instead",
+				 "--allow-path '%s': too many (at most %d)", arg,
+				 NSB_MAX_GATE_PATHS);
+	c->allow_path[c->n_allow_path++] = arg;
+	return 0;
+}
+
+static int set_result_fd(const struct cli_option *o, const char *arg, struct cli_state *s,
+			 struct nsb_error *e)
+{
+	uint64_t fd;
+
+	if (nsb_parse_uint(arg, INT_MAX, &fd) < 0)
+		return usage_err(e, EINVAL, NULL, "--result-fd '%s': not a file descriptor number",
+				 arg);
+	if (fd <= 2)
+		return usage_err(
+			e, EINVAL,
+			"open another descriptor for the record, e.g. 3>record.json with --result-fd 3",
+			"--result-fd %s: descriptors 0-2 belong to the command", arg);
+	s->c->result_fd = (int)fd;
+	return 0;
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+#define FIELD(f) .field = offsetof(struct nsb_config, f)
+
+static const struct cli_option cli_options[] = {
+	/* Filesystem */
+	{.name = "--ro", .metavar = "PATH[:DEST]", .set = add_mount, .min = NSB_MOUNT_RO},
+	{.name = "--rw", .metavar = "PATH[:DEST]", .set = add_mount, .min = NSB_MOUNT_RW},
+	{.name = "--tmpfs", .metavar = "DEST[:SIZE]", .set = add_mount, .min = NSB_MOUNT_TMPFS},
+	{.name = "--project", .metavar = "DIR", .set = set_project},
+	{.name = "--no-project", .set = set_flag, FIELD(no_project)},
+	{.name = "--chdir",
+	 .metavar = "DIR",
+	 .set = set_abs_path,
+	 FIELD(chdir),
+	 .what = "not a normalized absolute path",
+	 .hint = "give the directory as it appears inside, e.g. --chdir /data"},
+	/* Environment and identity */
+	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
+	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},
+	{.name = "--share-net", .set = set_flag, FIELD(share_net)},
+	/* Terminal */
+	{.name = "--pty", .set = set_pty_on},
+	{.name = "--no-pty", .set = set_pty_off},
+	/* Limits and lifetime */
+	{.name = "--memory",
+	 .metavar = "SIZE",
+	 .set = set_size,
+	 FIELD(memory),
+	 .min = NSB_MIN_MEMORY,
+	 .max = NSB_MAX_MEMORY,
+	 .what = "invalid size",
+	 .hint = "SIZE is bytes with an optional k, M, G or T suffix, from 1M to 1T"},
+	{.name = "--pids", .metavar = "N|unlimited", .set = set_pids},
+	{.name = "--cpus",
+	 .metavar = "FRACTION",
+	 .set = set_fraction,
+	 FIELD(cpus_milli),
+	 .min = 10,
+	 .max = NSB_MAX_CPUS_MILLI,
+	 .what = "invalid CPU amount",
+	 .hint = "FRACTION is a number of CPUs from 0.01 to 1024, e.g. 0.5"},
+	{.name = "--timeout",
+	 .metavar = "SECONDS",
+	 .set = set_fraction,
+	 FIELD(timeout_ms),
+	 .min = 1,
+	 .max = NSB_MAX_TIMEOUT_MS,
+	 .what = "invalid duration",
+	 .hint = "SECONDS is a positive number with up to 3 decimals, at most one year"},
+	{.name = "--kill-after",
+	 .metavar = "SECONDS",
+	 .set = set_fraction,
+	 FIELD(kill_after_ms),
+	 .max = NSB_MAX_KILL_AFTER_MS,
+	 .what = "invalid duration",
+	 .hint = "SECONDS is a number from 0 to 3600 with up to 3 decimals"},
+	{.name = "--max-output",
+	 .metavar = "BYTES",
+	 .set = set_max_output,
+	 FIELD(max_output),
+	 .max = NSB_MAX_OUTPUT,
+	 .what = "invalid size",
+	 .hint = "BYTES is a size with an optional k, M, G or T suffix, at most 1T"},
+	{.name = "--capture", .set = set_flag, FIELD(capture)},
+	{.name = "--tmp-size",
+	 .metavar = "SIZE",
+	 .set = set_size,
+	 FIELD(tmp_size),
+	 .min = NSB_MIN_TMP_SIZE,
+	 .max = NSB_MAX_TMPFS_SIZE,
+	 .what = "invalid size",
+	 .hint = "SIZE is bytes with an optional k, M or G suffix, from 1M to 64G"},
+	{.name = "--cgroup-parent",
+	 .metavar = "DIR",
+	 .set = set_abs_path,
+	 FIELD(cgroup_parent),
+	 .what = "not a normalized absolute path",
+	 .hint = "give the cgroup directory as an absolute path, e.g. /sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice"},
+	{.name = "--require-cgroup", .set = set_flag, FIELD(require_cgroup)},
+	/* Front gate */
+	{.name = "--deny-exec", .metavar = "NAME", .set = add_deny_exec},
+	{.name = "--allow-exec", .metavar = "NAME", .set = add_allow_exec},
+	{.name = "--allow-inline-code", .set = set_flag, FIELD(allow_inline_code)},
+	{.name = "--allow-metachar", .set = set_flag, FIELD(allow_metachar)},
+	{.name = "--allow-path", .metavar = "DIR", .set = add_allow_path},
+	{.name = "--policy",
+	 .metavar = "FILE",
+	 .set = set_path,
+	 FIELD(policy),
+	 .what = "invalid file name"},
+	{.name = "--print-policy", .set = set_flag, FIELD(print_policy)},
+	{.name = "--check", .set = set_flag, FIELD(check)},
+	/* Hardening */
+	{.name = "--seccomp",
+	 .metavar = "NAME|PATH",
+	 .set = set_path,
+	 FIELD(seccomp),
+	 .what = "invalid profile",
+	 .hint = "name a shipped profile (default, strict, none) or give a path"},
+	{.name = "--seccomp-export",
+	 .metavar = "FILE",
+	 .set = set_path,
+	 FIELD(seccomp_export),
+	 .what = "invalid file name"},
+	/* Reporting */
+	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
+	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},
+	{.name = "--version", .set = set_flag, FIELD(version), .stop = true},
+};
+
+#undef FIELD
+
+/* getopt_long returns CLI_VAL_BASE + the row's index; below it, its own codes. */
+#define CLI_VAL_BASE 0x100
+
+static void build_long_options(struct option *lo)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cli_options); i++)
+		lo[i] = (struct option){
+			.name = cli_options[i].name + 2,
+			.has_arg = cli_options[i].metavar ? required_argument : no_argument,
+			.val = CLI_VAL_BASE + (int)i,
+		};
+	lo[ARRAY_SIZE(cli_options)] = (struct option){0};
+}
+
+const char *nsb_cli_option(size_t i, const char **ret_metavar)
+{
+	if (i >= ARRAY_SIZE(cli_options))
+		return NULL;
+	*ret_metavar = cli_options[i].metavar;
+	return cli_options[i].name;
+}
+
+/* ---- the parser ------------------------------------------------------------ */
+
 /*
  * getopt_long() returned '?'.  argv[optind - 1] names the culprit only for a
  * long option: inside a cluster such as "-xy" optind has not moved yet and
@@ -297,26 +605,38 @@ static bool hostname_valid(const char *s)
  */
 static int unknown_option(struct nsb_error *e, const char *name)
 {
-	if (optopt >= OPT_RO) {
-		for (const struct option *o = long_options; o->name; o++)
-			if (o->val == optopt)
-				return usage_err(e, EINVAL, "see nsbox --help",
-						 "option '--%s' takes no value", o->name);
-	}
-	if (optopt > 0 && optopt < OPT_RO)
+	if (optopt >= CLI_VAL_BASE && optopt < CLI_VAL_BASE + (int)ARRAY_SIZE(cli_options))
+		return usage_err(e, EINVAL, "see nsbox --help", "option '%s' takes no value",
+				 cli_options[optopt - CLI_VAL_BASE].name);
+	if (optopt > 0 && optopt < CLI_VAL_BASE)
 		return usage_err(e, EINVAL, "see nsbox --help", "unknown option '-%c'", optopt);
 	return usage_err(e, EINVAL, "see nsbox --help", "unknown option '%s'", name);
 }
 
-static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
+/*
+ * getopt_long takes any unambiguous prefix.  Our callers are programs: "--sh"
+ * working today and meaning something else once a new option shares the
+ * prefix would be a silent change of meaning.  Options are spelt out in full.
+ */
+static int check_spelled_out(const struct cli_option *o, char *const *argv, struct nsb_error *e)
 {
-	const char *max_output_arg = NULL;
+	/* A separate value: the option word is the one before. */
+	const char *tok = argv[optind - 1];
+	size_t n = strlen(o->name);
+
+	if (o->metavar && optind >= 2 && optarg == argv[optind - 1])
+		tok = argv[optind - 2];
+	if (strncmp(tok, o->name, n) != 0 || (tok[n] != '\0' && tok[n] != '='))
+		return usage_err(e, EINVAL, "spell options out in full",
+				 "option '%s' is abbreviated (did you mean '%s'?)", tok, o->name);
+	return 0;
+}
+
+/* Bound the input before looking at it. */
+static int check_argv_bounds(int argc, char *const *argv, struct nsb_error *e)
+{
 	size_t total = 0;
-	int opt, r;
 
-	nsb_config_init(c);
-
-	/* Bound the input before looking at it. */
 	if (argc > NSB_MAX_ARGS)
 		return usage_err(e, E2BIG, "pass large inputs in a file under an --ro directory",
 				 "too many arguments (%d; at most %d)", argc, NSB_MAX_ARGS);
@@ -327,271 +647,13 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 				e, E2BIG, "pass large inputs in a file under an --ro directory",
 				"arguments too large (more than %u bytes)", NSB_MAX_ARGV_BYTES);
 	}
+	return 0;
+}
 
-	/*
-	 * '+': stop at the first non-option so the command's own options are
-	 * never taken for ours; ':' and opterr = 0: getopt prints nothing.
-	 */
-	opterr = 0;
-	optind = 0;
-	int li = -1;
-	while ((opt = getopt_long(argc, argv, "+:", long_options, &li)) != -1) {
-		const char *name = argv[optind - 1];
-		int idx = optind - 1;
-
-		/*
-		 * getopt_long takes any unambiguous prefix.  Our callers are
-		 * programs: "--sh" working today and meaning something else
-		 * once a new option shares the prefix would be a silent change
-		 * of meaning.  Options are spelt out in full.
-		 */
-		if (opt >= OPT_RO && li >= 0) {
-			/* A separate value: the option word is the one before. */
-			const char *tok = argv[optind - 1];
-			if (long_options[li].has_arg == required_argument && optind >= 2 &&
-			    optarg == argv[optind - 1])
-				tok = argv[optind - 2];
-			size_t n = strlen(long_options[li].name);
-			if (strncmp(tok, "--", 2) != 0 ||
-			    strncmp(tok + 2, long_options[li].name, n) != 0 ||
-			    (tok[2 + n] != '\0' && tok[2 + n] != '='))
-				return usage_err(
-					e, EINVAL, "spell options out in full",
-					"option '%s' is abbreviated (did you mean '--%s'?)", tok,
-					long_options[li].name);
-		}
-		li = -1;
-
-		switch (opt) {
-		case OPT_RO:
-			r = add_mount(c, NSB_MOUNT_RO, "--ro", optarg, idx, e);
-			if (r < 0)
-				return r;
-			break;
-		case OPT_RW:
-			r = add_mount(c, NSB_MOUNT_RW, "--rw", optarg, idx, e);
-			if (r < 0)
-				return r;
-			break;
-		case OPT_TMPFS:
-			r = add_mount(c, NSB_MOUNT_TMPFS, "--tmpfs", optarg, idx, e);
-			if (r < 0)
-				return r;
-			break;
-		case OPT_PROJECT:
-			if (!*optarg)
-				return usage_err(e, EINVAL, NULL, "--project: empty path");
-			if (strlen(optarg) > NSB_MAX_PATH)
-				return usage_err(e, ENAMETOOLONG, NULL,
-						 "--project: path is longer than %d bytes",
-						 NSB_MAX_PATH);
-			c->project = optarg;
-			break;
-		case OPT_NO_PROJECT:
-			c->no_project = true;
-			break;
-		case OPT_CHDIR:
-			if (strlen(optarg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(optarg))
-				return usage_err(
-					e, EINVAL,
-					"give the directory as it appears inside, e.g. --chdir /data",
-					"--chdir '%s': not a normalized absolute path", optarg);
-			c->chdir = optarg;
-			break;
-		case OPT_ENV: {
-			const char *eq = strchr(optarg, '=');
-			size_t n = eq ? (size_t)(eq - optarg) : strlen(optarg);
-			if (!env_name_valid(optarg, n))
-				return usage_err(
-					e, EINVAL,
-					"NAME is letters, digits and '_', not starting with a digit",
-					"--env '%s': invalid variable name", optarg);
-			if (c->n_env >= NSB_MAX_ENV)
-				return usage_err(e, E2BIG, NULL,
-						 "--env '%s': too many --env options (at most %d)",
-						 optarg, NSB_MAX_ENV);
-			c->env[c->n_env++] = optarg;
-			break;
-		}
-		case OPT_HOSTNAME:
-			if (!hostname_valid(optarg))
-				return usage_err(e, EINVAL, "use 1-64 letters, digits, '-' and '.'",
-						 "--hostname '%s': invalid hostname", optarg);
-			c->hostname = optarg;
-			break;
-		case OPT_SHARE_NET:
-			c->share_net = true;
-			break;
-		case OPT_RESULT_FD: {
-			uint64_t fd;
-			if (nsb_parse_uint(optarg, INT_MAX, &fd) < 0)
-				return usage_err(e, EINVAL, NULL,
-						 "--result-fd '%s': not a file descriptor number",
-						 optarg);
-			if (fd <= 2)
-				return usage_err(
-					e, EINVAL,
-					"open another descriptor for the record, e.g. 3>record.json with --result-fd 3",
-					"--result-fd %s: descriptors 0-2 belong to the command",
-					optarg);
-			c->result_fd = (int)fd;
-			break;
-		}
-		case OPT_MEMORY:
-			if (nsb_parse_size(optarg, NSB_MAX_MEMORY, &c->memory) < 0 ||
-			    c->memory < NSB_MIN_MEMORY)
-				return usage_err(
-					e, EINVAL,
-					"SIZE is bytes with an optional k, M, G or T suffix, from 1M to 1T",
-					"--memory '%s': invalid size", optarg);
-			break;
-		case OPT_PIDS:
-			if (strcmp(optarg, "unlimited") == 0) {
-				c->pids = NSB_PIDS_UNLIMITED;
-				break;
-			}
-			if (nsb_parse_uint(optarg, NSB_MAX_PIDS, &c->pids) < 0 || c->pids < 2)
-				return usage_err(
-					e, EINVAL,
-					"N counts nsbox's init too: at least 2, at most 4194304; 'unlimited' lifts the default",
-					"--pids '%s': invalid number of processes", optarg);
-			break;
-		case OPT_CPUS:
-			if (nsb_parse_milli(optarg, NSB_MAX_CPUS_MILLI, &c->cpus_milli) < 0 ||
-			    c->cpus_milli < 10)
-				return usage_err(
-					e, EINVAL,
-					"FRACTION is a number of CPUs from 0.01 to 1024, e.g. 0.5",
-					"--cpus '%s': invalid CPU amount", optarg);
-			break;
-		case OPT_TIMEOUT:
-			if (nsb_parse_milli(optarg, NSB_MAX_TIMEOUT_MS, &c->timeout_ms) < 0 ||
-			    c->timeout_ms == 0)
-				return usage_err(
-					e, EINVAL,
-					"SECONDS is a positive number with up to 3 decimals, at most one year",
-					"--timeout '%s': invalid duration", optarg);
-			break;
-		case OPT_KILL_AFTER:
-			if (nsb_parse_milli(optarg, NSB_MAX_KILL_AFTER_MS, &c->kill_after_ms) < 0)
-				return usage_err(
-					e, EINVAL,
-					"SECONDS is a number from 0 to 3600 with up to 3 decimals",
-					"--kill-after '%s': invalid duration", optarg);
-			break;
-		case OPT_MAX_OUTPUT:
-			if (nsb_parse_size(optarg, NSB_MAX_OUTPUT, &c->max_output) < 0)
-				return usage_err(
-					e, EINVAL,
-					"BYTES is a size with an optional k, M, G or T suffix, at most 1T",
-					"--max-output '%s': invalid size", optarg);
-			c->has_max_output = true;
-			max_output_arg = optarg;
-			break;
-		case OPT_CAPTURE:
-			c->capture = true;
-			break;
-		case OPT_PTY:
-			c->pty = NSB_PTY_ON;
-			break;
-		case OPT_NO_PTY:
-			c->pty = NSB_PTY_OFF;
-			break;
-		case OPT_TMP_SIZE:
-			if (nsb_parse_size(optarg, NSB_MAX_TMPFS_SIZE, &c->tmp_size) < 0 ||
-			    c->tmp_size < NSB_MIN_TMP_SIZE)
-				return usage_err(
-					e, EINVAL,
-					"SIZE is bytes with an optional k, M or G suffix, from 1M to 64G",
-					"--tmp-size '%s': invalid size", optarg);
-			break;
-		case OPT_CGROUP_PARENT:
-			if (strlen(optarg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(optarg))
-				return usage_err(
-					e, EINVAL,
-					"give the cgroup directory as an absolute path, e.g. /sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice",
-					"--cgroup-parent '%s': not a normalized absolute path",
-					optarg);
-			c->cgroup_parent = optarg;
-			break;
-		case OPT_REQUIRE_CGROUP:
-			c->require_cgroup = true;
-			break;
-		case OPT_DENY_EXEC:
-		case OPT_ALLOW_EXEC: {
-			bool deny = opt == OPT_DENY_EXEC;
-			const char *o = deny ? "--deny-exec" : "--allow-exec";
-			size_t *n = deny ? &c->n_deny_exec : &c->n_allow_exec;
-			if (!*optarg || strlen(optarg) > 255 || strchr(optarg, '/'))
-				return usage_err(
-					e, EINVAL,
-					"NAME is a command's base name such as rm, without '/'",
-					"%s '%s': invalid command name", o, optarg);
-			if (*n >= NSB_MAX_GATE_OPTS)
-				return usage_err(e, E2BIG, "keep long lists in a --policy file",
-						 "%s '%s': too many (at most %d)", o, optarg,
-						 NSB_MAX_GATE_OPTS);
-			(deny ? c->deny_exec : c->allow_exec)[(*n)++] = optarg;
-			break;
-		}
-		case OPT_ALLOW_INLINE_CODE:
-			c->allow_inline_code = true;
-			break;
-		case OPT_ALLOW_METACHAR:
-			c->allow_metachar = true;
-			break;
-		case OPT_ALLOW_PATH:
-			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
-				return usage_err(e, EINVAL, NULL,
-						 "--allow-path '%s': invalid directory", optarg);
-			if (c->n_allow_path >= NSB_MAX_GATE_PATHS)
-				return usage_err(e, E2BIG,
-						 "bind and allow a common parent directory instead",
-						 "--allow-path '%s': too many (at most %d)", optarg,
-						 NSB_MAX_GATE_PATHS);
-			c->allow_path[c->n_allow_path++] = optarg;
-			break;
-		case OPT_POLICY:
-			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
-				return usage_err(e, EINVAL, NULL,
-						 "--policy '%s': invalid file name", optarg);
-			c->policy = optarg;
-			break;
-		case OPT_PRINT_POLICY:
-			c->print_policy = true;
-			break;
-		case OPT_CHECK:
-			c->check = true;
-			break;
-		case OPT_SECCOMP:
-			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
-				return usage_err(
-					e, EINVAL,
-					"name a shipped profile (default, strict, none) or give a path",
-					"--seccomp '%s': invalid profile", optarg);
-			c->seccomp = optarg;
-			break;
-		case OPT_SECCOMP_EXPORT:
-			if (!*optarg || strlen(optarg) > NSB_MAX_PATH)
-				return usage_err(e, EINVAL, NULL,
-						 "--seccomp-export '%s': invalid file name",
-						 optarg);
-			c->seccomp_export = optarg;
-			break;
-		case OPT_HELP:
-			c->help = true;
-			return 0;
-		case OPT_VERSION:
-			c->version = true;
-			return 0;
-		case ':':
-			return usage_err(e, EINVAL, "see nsbox --help", "option '%s' needs a value",
-					 name);
-		case '?':
-		default:
-			return unknown_option(e, name);
-		}
-	}
+/* Rules between options, and the command after them (argv[optind..]). */
+static int finish(int argc, char *const *argv, const struct cli_state *s, struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
 
 	if (c->capture && !c->has_max_output) {
 		c->max_output = NSB_DEFAULT_CAPTURE;
@@ -602,7 +664,7 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 			e, E2BIG,
 			"captured output goes into the record: use at most --max-output 64M with --capture",
 			"--max-output '%s': too large for --capture",
-			max_output_arg ? max_output_arg : "");
+			s->max_output_arg ? s->max_output_arg : "");
 	if (c->project && c->no_project)
 		return usage_err(e, EINVAL, NULL, "--project and --no-project cannot be combined");
 	/* --seccomp-export and --print-policy need no command. */
@@ -618,14 +680,56 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 	return 0;
 }
 
+static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
+{
+	struct option long_options[ARRAY_SIZE(cli_options) + 1];
+	struct cli_state s = {.c = c};
+	int opt, li = -1, r;
+
+	nsb_config_init(c);
+	r = check_argv_bounds(argc, argv, e);
+	if (r < 0)
+		return r;
+	build_long_options(long_options);
+
+	/*
+	 * '+': stop at the first non-option so the command's own options are
+	 * never taken for ours; ':' and opterr = 0: getopt prints nothing.
+	 */
+	opterr = 0;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+:", long_options, &li)) != -1) {
+		const char *name = argv[optind - 1];
+		const struct cli_option *o;
+
+		if (opt == ':')
+			return usage_err(e, EINVAL, "see nsbox --help", "option '%s' needs a value",
+					 name);
+		if (opt < CLI_VAL_BASE)
+			return unknown_option(e, name);
+		o = &cli_options[opt - CLI_VAL_BASE];
+		if (li >= 0) {
+			r = check_spelled_out(o, argv, e);
+			if (r < 0)
+				return r;
+		}
+		li = -1;
+		s.argv_index = optind - 1;
+		r = o->set(o, optarg, &s, e);
+		if (r < 0)
+			return r;
+		if (o->stop)
+			return 0;
+	}
+	return finish(argc, argv, &s, e);
+}
+
 /* Does the exact option word ARG take a separate value? */
 static bool takes_value(const char *arg)
 {
-	if (strncmp(arg, "--", 2) != 0 || strchr(arg, '='))
-		return false;
-	for (const struct option *o = long_options; o->name; o++)
-		if (strcmp(arg + 2, o->name) == 0)
-			return o->has_arg == required_argument;
+	for (size_t i = 0; i < ARRAY_SIZE(cli_options); i++)
+		if (strcmp(arg, cli_options[i].name) == 0)
+			return cli_options[i].metavar != NULL;
 	return false;
 }
 

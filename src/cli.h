@@ -13,6 +13,13 @@
 extern const char nsb_cli_usage[];
 
 /*
+ * The option table, read-only, in --help order: row I's name ("--ro") and,
+ * in *ret_metavar, its value as --help spells it ("PATH[:DEST]"; NULL for a
+ * flag).  NULL past the last row.  For tests, and later completions.
+ */
+const char *nsb_cli_option(size_t i, const char **ret_metavar);
+
+/*
  * Parse argv.  On error fills e (stage "usage") and returns -EINVAL,
  * -E2BIG (a count or size limit) or -ENAMETOOLONG (a path); c->result_fd is still set when --result-fd was parsed before the
  * error, so main can write a usage_error record.

@@ -116,4 +116,5 @@ struct nsb_config {
 	int cmd_argc;
 };
 
+/* Every field unset: no result fd, the default grace before SIGKILL (config.c). */
 void nsb_config_init(struct nsb_config *c);

@@ -1238,3 +1238,103 @@ Test(cli, pty_and_no_pty_last_one_wins)
 	cr_assert(eq(int, PARSE("ls", "--pty"), 0));
 	cr_expect(eq(int, cfg.pty, NSB_PTY_AUTO));
 }
+
+/* ---- the option table and --help ---------------------------------------- */
+
+/*
+ * The --help text as it was when the option table replaced the switch
+ * (issue 10): byte for byte.  Change both together, on purpose.
+ */
+static const char usage_before_the_table[] =
+	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND in fresh user, mount, PID, network, IPC, UTS and cgroup\n"
+	"namespaces on an otherwise empty, read-only root.\n"
+	"\n"
+	"Filesystem:\n"
+	"  --ro PATH[:DEST]      bind PATH read-only (at its own real path, or at DEST)\n"
+	"  --rw PATH[:DEST]      bind PATH read-write\n"
+	"  --tmpfs DEST[:SIZE]   mount an empty tmpfs at DEST (default size 64M)\n"
+	"  --project DIR         project root, bound read-only and the working\n"
+	"                        directory inside (default: the current directory)\n"
+	"  --no-project          bind no project root; the working directory is /\n"
+	"  --chdir DIR           working directory inside (absolute path)\n"
+	"\n"
+	"Environment and identity:\n"
+	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
+	"  --hostname NAME       hostname inside (default: nsbox)\n"
+	"  --share-net           keep the host network (default: only loopback)\n"
+	"\n"
+	"Terminal:\n"
+	"  --pty                 give the command a pseudo-terminal of its own (default\n"
+	"                        when stdin and stdout are both terminals)\n"
+	"  --no-pty              never allocate a pseudo-terminal\n"
+	"\n"
+	"Limits and lifetime:\n"
+	"  --memory SIZE         memory limit (k/M/G/T suffixes; at least 1M)\n"
+	"  --pids N|unlimited    at most N processes, nsbox's init included (default\n"
+	"                        4096 where a pids cgroup or RLIMIT_NPROC can enforce it)\n"
+	"  --cpus FRACTION       CPU time as a number of CPUs, e.g. 0.5 or 2 (cgroup v2 only)\n"
+	"  --timeout SECONDS     SIGTERM at the deadline, then SIGKILL (fractions allowed)\n"
+	"  --kill-after SECONDS  grace between SIGTERM and SIGKILL (default 2)\n"
+	"  --max-output BYTES    pass at most BYTES per stream, count and drain the rest\n"
+	"  --capture             put stdout and stderr into the record (default 1M each)\n"
+	"  --tmp-size SIZE       size of /tmp and of /dev/shm (default 256M)\n"
+	"  --cgroup-parent DIR   create the run's cgroup under DIR (a cgroup v2 directory)\n"
+	"  --require-cgroup      fail instead of falling back to rlimits\n"
+	"\n"
+	"Front gate (checked before anything is created):\n"
+	"  --deny-exec NAME      refuse the command NAME (also through wrappers)\n"
+	"  --allow-exec NAME     lift NAME from the deny list\n"
+	"  --allow-inline-code   let interpreters take code inline (-c, -e, ...)\n"
+	"  --allow-metachar      let arguments contain shell metacharacters\n"
+	"  --allow-path DIR      let path arguments resolve under DIR too\n"
+	"  --policy FILE         read gate settings from FILE (nsbox-policy(5))\n"
+	"  --print-policy        print the effective gate policy and exit\n"
+	"  --check               dry run: print the plan and the verdict as JSON, run nothing\n"
+	"\n"
+	"Hardening:\n"
+	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
+	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
+	"\n"
+	"Reporting:\n"
+	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
+	"  --help                show this help and exit\n"
+	"  --version             show the version and exit\n"
+	"\n"
+	"Exit status: the command's own, 128+N if killed by signal N, 123 refused,\n"
+	"124 timed out, 125 nsbox failed, 126 not executable, 127 not found.\n"
+	"See nsbox(1).\n";
+
+Test(cli, usage_is_unchanged)
+{
+	cr_expect(eq(str, nsb_cli_usage, usage_before_the_table));
+}
+
+/*
+ * Every row of the option table has its line in --help, "  --name METAVAR"
+ * followed by a space, in the table's order, and --help lists no other
+ * option.
+ */
+Test(cli, usage_lists_the_option_table_in_order)
+{
+	const char *metavar, *name, *at = nsb_cli_usage;
+	size_t rows = 0, listed = 0;
+
+	for (size_t i = 0; (name = nsb_cli_option(i, &metavar)); i++) {
+		char line[64];
+		const char *hit;
+
+		snprintf(line, sizeof(line), "\n  %s%s%s ", name, metavar ? " " : "",
+			 metavar ? metavar : "");
+		hit = strstr(at, line);
+		cr_expect(hit != NULL, "usage lacks '%s' after the row before", line + 1);
+		if (hit)
+			at = hit + 1;
+		rows++;
+	}
+	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
+		listed++;
+	cr_expect(eq(sz, rows, listed));
+	cr_expect(eq(sz, rows, 34));
+}
