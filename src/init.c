@@ -21,12 +21,10 @@
 #include "mount.h"
 #include "net.h"
 #include "seccomp.h"
+#include "sigforward.h"
 #include "util.h"
 
 extern char **environ;
-
-/* Signals init forwards to the payload. */
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 int nsb_close_all_except(const int *keep, size_t n)
 {
@@ -279,8 +277,8 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 	}
 
 	/* Restore what init changed: default dispositions, nothing blocked. */
-	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
-		signal(forwarded[i], SIG_DFL);
+	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
+		signal(nsb_forwarded_signals[i], SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
@@ -436,8 +434,8 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	 * read them through a signalfd. */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
-	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
-		sigaddset(&mask, forwarded[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
+		sigaddset(&mask, nsb_forwarded_signals[i]);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
 		nsb_error_set(&e, nsb_negerrno(), "init", "block signals");
 		fail(a, &e, 125);

@@ -45,3 +45,20 @@ void nsb_supervise_sigset(sigset_t *ret);
 int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		  struct nsb_result *res, struct nsb_captured *out, struct nsb_captured *err,
 		  struct nsb_error *e);
+
+/* What the supervisor saw when the run ended. */
+struct nsb_wait_facts {
+	const struct nsb_error *setup_error; /* the sandbox's report, or NULL */
+	bool timed_out;			     /* the deadline fired (SIGTERM) */
+	bool killed;			     /* ... and the grace ran out (SIGKILL) */
+	bool have_payload;		     /* init sent the payload's wait status */
+	int payload_status;		     /* that status */
+	int init_status;		     /* init's own wait status */
+};
+
+/*
+ * Pure: the facts -> res's status, exit_code, signal, reason, timed_out and
+ * setup_error.  A setup error wins, then the deadline, then the payload's
+ * status; without any of them, init's own.
+ */
+void nsb_supervise_outcome(const struct nsb_wait_facts *f, struct nsb_result *res);
