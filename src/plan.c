@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Config + host facts -> struct nsb_plan (mount list, environment, argv, limits).  Pure (supervisor). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,15 +198,9 @@ static void sort_user_ops(struct nsb_mount_op *ops, size_t n)
 	}
 }
 
-int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
-		   struct nsb_error *e)
+/* What the plan copies from the config and the facts as they are. */
+static void plan_scalars(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p)
 {
-	size_t first_user;
-	int r;
-
-	memset(p, 0, sizeof(*p));
-	if (!c->cmd_argv || c->cmd_argc < 1)
-		return nsb_error_setx(e, EINVAL, "plan", "no command to plan for");
 	p->uid = f->uid;
 	p->gid = f->gid;
 	p->share_net = c->share_net;
@@ -214,36 +209,48 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 	p->argc = c->cmd_argc;
 	snprintf(p->hostname, sizeof(p->hostname), "%s",
 		 c->hostname ? c->hostname : NSB_DEFAULT_HOSTNAME);
+}
 
-	/* The project root. */
-	if (!c->no_project) {
-		const char *proj = c->project ? f->project_real : f->cwd;
-		if (!proj)
-			return nsb_error_setx(e, EINVAL, "plan", "the project root is unknown");
-		/* Only the implicit default is refused: an explicit --project
-		 * is the caller's informed choice. */
-		if (!c->project && strcmp(proj, "/") == 0) {
-			nsb_error_setx(
-				e, EPERM, "plan",
-				"refusing to expose '/' as the project root (the current directory)");
-			return nsb_error_hint(
-				e,
-				"run nsbox from the project's directory, or pass --project DIR or --no-project");
-		}
-		if (!c->project && f->home && strcmp(proj, f->home) == 0) {
-			nsb_error_setx(
-				e, EPERM, "plan",
-				"refusing to expose the home directory '%s' as the project root (the current directory)",
-				proj);
-			return nsb_error_hint(
-				e,
-				"run nsbox from the project's directory, or pass --project DIR or --no-project");
-		}
-		if (nsb_snprintf(p->project, sizeof(p->project), "%s", proj) < 0)
-			return nsb_error_setx(e, ENAMETOOLONG, "plan", "project path is too long");
+/* The project root: --project's real path, or the working directory. */
+static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+			struct nsb_error *e)
+{
+	const char *proj;
+
+	if (c->no_project)
+		return 0;
+	proj = c->project ? f->project_real : f->cwd;
+	if (!proj)
+		return nsb_error_setx(e, EINVAL, "plan", "the project root is unknown");
+	/* Only the implicit default is refused: an explicit --project
+	 * is the caller's informed choice. */
+	if (!c->project && strcmp(proj, "/") == 0) {
+		nsb_error_setx(
+			e, EPERM, "plan",
+			"refusing to expose '/' as the project root (the current directory)");
+		return nsb_error_hint(
+			e,
+			"run nsbox from the project's directory, or pass --project DIR or --no-project");
 	}
+	if (!c->project && f->home && strcmp(proj, f->home) == 0) {
+		nsb_error_setx(
+			e, EPERM, "plan",
+			"refusing to expose the home directory '%s' as the project root (the current directory)",
+			proj);
+		return nsb_error_hint(
+			e,
+			"run nsbox from the project's directory, or pass --project DIR or --no-project");
+	}
+	if (nsb_snprintf(p->project, sizeof(p->project), "%s", proj) < 0)
+		return nsb_error_setx(e, ENAMETOOLONG, "plan", "project path is too long");
+	return 0;
+}
 
-	/* The system view, read-only. */
+/* The system view, read-only, then /proc, /dev and /tmp. */
+static int plan_system_view(struct nsb_plan *p, struct nsb_error *e)
+{
+	int r;
+
 	r = add_op(p, e, NSB_OP_BIND, "/usr", "/usr", true, false);
 	if (r < 0)
 		return r;
@@ -270,28 +277,67 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		return r;
 	p->ops[p->n_ops - 1].size = p->tmp_size;
 	p->ops[p->n_ops - 1].mode = 01777;
+	return 0;
+}
 
-	first_user = p->n_ops;
-	if (p->project[0]) {
-		r = add_op(p, e, NSB_OP_BIND, p->project, p->project, true, false);
-		if (r < 0)
-			return r;
-		p->ops[p->n_ops - 1].user = true;
-		p->ops[p->n_ops - 1].src_is_dir = true;
-		if (nsb_path_depth(p->project) == 0 || strcmp(p->project, "/usr") == 0 ||
-		    nsb_path_is_under(p->project, "/proc") ||
-		    nsb_path_is_under(p->project, "/dev")) {
-			nsb_error_setx(e, EINVAL, "plan", "project root '%s' is reserved by nsbox",
-				       p->project);
-			return nsb_error_hint(
-				e,
-				"pass --project DIR with a directory of your own, or --no-project");
-		}
+/* The project root's bind: the first user mount. */
+static int plan_project_bind(struct nsb_plan *p, struct nsb_error *e)
+{
+	int r;
+
+	if (!p->project[0])
+		return 0;
+	r = add_op(p, e, NSB_OP_BIND, p->project, p->project, true, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].user = true;
+	p->ops[p->n_ops - 1].src_is_dir = true;
+	if (nsb_path_depth(p->project) == 0 || strcmp(p->project, "/usr") == 0 ||
+	    nsb_path_is_under(p->project, "/proc") || nsb_path_is_under(p->project, "/dev")) {
+		nsb_error_setx(e, EINVAL, "plan", "project root '%s' is reserved by nsbox",
+			       p->project);
+		return nsb_error_hint(
+			e, "pass --project DIR with a directory of your own, or --no-project");
 	}
+	return 0;
+}
 
+/* --ro/--rw argument I: its real source (resolved by the caller) at DEST. */
+static int plan_bind_arg(const struct nsb_config *c, const struct nsb_facts *f, size_t i,
+			 struct nsb_plan *p, struct nsb_error *e)
+{
+	const struct nsb_mount_arg *m = &c->mounts[i];
+	const char *real = f->mount_src_real[i];
+	const char *dest = m->dest ? m->dest : real;
+	int r;
+
+	if (!real)
+		return nsb_error_setx(e, EINVAL, "plan", "source of argument %d is unresolved",
+				      m->argv_index);
+	if (!m->dest && (nsb_path_depth(real) == 0 || nsb_path_is_under(real, "/proc") ||
+			 nsb_path_is_under(real, "/dev"))) {
+		nsb_error_setx(
+			e, EINVAL, "plan", "%s '%.*s': its real path '%s' is reserved by nsbox",
+			m->kind == NSB_MOUNT_RO ? "--ro" : "--rw", (int)m->src_len, m->src, real);
+		return nsb_error_hint(e,
+				      "bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
+				      (int)m->src_len, m->src);
+	}
+	r = add_op(p, e, NSB_OP_BIND, real, dest, m->kind == NSB_MOUNT_RO, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].src_is_dir = f->mount_src_is_dir[i];
+	return 0;
+}
+
+/* --ro, --rw and --tmpfs, in the order given. */
+static int plan_user_mounts(const struct nsb_config *c, const struct nsb_facts *f,
+			    struct nsb_plan *p, struct nsb_error *e)
+{
 	for (size_t i = 0; i < c->n_mounts; i++) {
 		const struct nsb_mount_arg *m = &c->mounts[i];
 		struct nsb_mount_op *op;
+		int r;
 
 		if (m->kind == NSB_MOUNT_TMPFS) {
 			r = add_op(p, e, NSB_OP_TMPFS, NULL, m->dest, false, false);
@@ -301,34 +347,20 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 			op->size = m->size;
 			op->mode = 0755; /* owned by the caller's mapped uid */
 		} else {
-			const char *real = f->mount_src_real[i];
-			const char *dest = m->dest ? m->dest : real;
-			if (!real)
-				return nsb_error_setx(e, EINVAL, "plan",
-						      "source of argument %d is unresolved",
-						      m->argv_index);
-			if (!m->dest &&
-			    (nsb_path_depth(real) == 0 || nsb_path_is_under(real, "/proc") ||
-			     nsb_path_is_under(real, "/dev"))) {
-				nsb_error_setx(e, EINVAL, "plan",
-					       "%s '%.*s': its real path '%s' is reserved by nsbox",
-					       m->kind == NSB_MOUNT_RO ? "--ro" : "--rw",
-					       (int)m->src_len, m->src, real);
-				return nsb_error_hint(
-					e,
-					"bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
-					(int)m->src_len, m->src);
-			}
-			r = add_op(p, e, NSB_OP_BIND, real, dest, m->kind == NSB_MOUNT_RO, false);
+			r = plan_bind_arg(c, f, i, p, e);
 			if (r < 0)
 				return r;
 			op = &p->ops[p->n_ops - 1];
-			op->src_is_dir = f->mount_src_is_dir[i];
 		}
 		op->user = true;
 		op->argv_index = m->argv_index;
 	}
+	return 0;
+}
 
+/* User mounts from FIRST_USER on: each on a destination of its own. */
+static int check_destinations(const struct nsb_plan *p, size_t first_user, struct nsb_error *e)
+{
 	/* Two mounts on one destination would hide one of them silently. */
 	for (size_t i = first_user; i < p->n_ops; i++)
 		for (size_t j = first_user; j < i; j++)
@@ -348,10 +380,50 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 				return nsb_error_hint(e,
 						      "choose another destination with PATH:DEST");
 			}
+	return 0;
+}
 
+/* The mount list: system view, then the user's mounts, parents first. */
+static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+		       struct nsb_error *e)
+{
+	size_t first_user;
+	int r;
+
+	r = plan_system_view(p, e);
+	if (r < 0)
+		return r;
+	first_user = p->n_ops;
+	r = plan_project_bind(p, e);
+	if (r < 0)
+		return r;
+	r = plan_user_mounts(c, f, p, e);
+	if (r < 0)
+		return r;
+	r = check_destinations(p, first_user, e);
+	if (r < 0)
+		return r;
 	/* Parents before children, so every mount point is created in (or
 	 * found on) the mount it belongs to. */
 	sort_user_ops(p->ops + first_user, p->n_ops - first_user);
+	return 0;
+}
+
+int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+		   struct nsb_error *e)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	if (!c->cmd_argv || c->cmd_argc < 1)
+		return nsb_error_setx(e, EINVAL, "plan", "no command to plan for");
+	plan_scalars(c, f, p);
+	r = plan_project(c, f, p, e);
+	if (r < 0)
+		return r;
+	r = plan_mounts(c, f, p, e);
+	if (r < 0)
+		return r;
 
 	if (c->chdir)
 		snprintf(p->cwd, sizeof(p->cwd), "%s", c->chdir);
