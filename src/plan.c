@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Config + host facts -> struct nsb_plan (mount list, environment, argv, limits).  Pure (supervisor). */
+/* Config + host facts -> struct nsb_plan (mounts, environment, cwd, argv).  Pure (supervisor). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
