@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The sandbox side, from clone to execve: init (pid 1) and the payload it forks.  Init, payload. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -331,16 +332,18 @@ static int exit_code_of(int status)
 	return 125;
 }
 
-_noreturn_ void nsb_init_main(const struct nsb_init_args *a)
+/*
+ * The supervisor's death kills the sandbox, inherited descriptors are gone,
+ * and the uid/gid maps are written.  Failures here _exit(125) without a
+ * report: the supervisor is gone or gave up, or the pipe is not ours yet.
+ */
+static void init_attach(const struct nsb_init_args *a)
 {
-	const struct nsb_plan *p = a->plan;
 	struct nsb_error e = {0};
 	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
 		      a->stderr_wr, a->stdin_rd, a->pty_wr};
-	sigset_t mask;
-	pid_t payload;
 	char go;
-	int r, sfd, slave = -1;
+	int r;
 
 	/* If the supervisor dies, so does the sandbox: init's death takes the
 	 * whole PID namespace with it. */
@@ -363,47 +366,54 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	if (r != 1)
 		_exit(125);
 	close(a->sync_rd);
+}
 
+/* Nothing of the host left readable in init's own /proc entries. */
+static int init_hide(struct nsb_error *e)
+{
 	/* Only after the maps are written: a non-dumpable child's /proc files
 	 * belong to root, and the supervisor had to open its uid_map. */
-	if (prctl(PR_SET_DUMPABLE, 0) < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "init", "make init non-dumpable");
-		fail(a, &e, 125);
-	}
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "make init non-dumpable");
 	scrub_environment();
-	r = scrub_cmdline(&e);
-	if (r < 0)
-		fail(a, &e, 125);
+	return scrub_cmdline(e);
+}
 
-	r = nsb_mount_setup(p, &e);
-	if (r < 0)
-		fail(a, &e, 125);
+/* The sandbox's world: mounts, loopback, hostname, and the pty if asked. */
+static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
+{
+	const struct nsb_plan *p = a->plan;
+	int r;
 
+	r = nsb_mount_setup(p, e);
+	if (r < 0)
+		return r;
 	if (!p->share_net) {
-		r = nsb_net_lo_up(&e);
+		r = nsb_net_lo_up(e);
 		if (r < 0)
-			fail(a, &e, 125);
+			return r;
 	}
+	if (sethostname(p->hostname, strlen(p->hostname)) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "hostname", "set hostname '%s'",
+				     p->hostname);
+	if (a->stdio->pty)
+		return open_pty(a, slave, e);
+	return 0;
+}
 
-	if (sethostname(p->hostname, strlen(p->hostname)) < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "hostname", "set hostname '%s'", p->hostname);
-		fail(a, &e, 125);
-	}
-
-	if (a->stdio->pty) {
-		r = open_pty(a, &slave, &e);
-		if (r < 0)
-			fail(a, &e, 125);
-	}
+/* No capabilities, no_new_privs, the seccomp filter, a session of its own. */
+static int init_lock_down(const struct nsb_plan *p, int slave, struct nsb_error *e)
+{
+	int r;
 
 	/* init keeps nothing the payload could borrow: all capability sets
 	 * empty and no_new_privs, before the payload is even forked. */
-	r = nsb_caps_drop_all(&e);
+	r = nsb_caps_drop_all(e);
 	if (r < 0)
-		fail(a, &e, 125);
-	r = nsb_no_new_privs(&e);
+		return r;
+	r = nsb_no_new_privs(e);
 	if (r < 0)
-		fail(a, &e, 125);
+		return r;
 
 	/*
 	 * The filter goes on in init, before the payload is forked: init
@@ -418,45 +428,40 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	 * answer it ENOSYS.
 	 */
 	if (p->seccomp) {
-		r = nsb_seccomp_install(p->seccomp, &e);
+		r = nsb_seccomp_install(p->seccomp, e);
 		if (r < 0)
-			fail(a, &e, 125);
+			return r;
 	}
 
 	/* Out of the caller's process group: a terminal's ^C reaches the
 	 * supervisor only, which forwards it once.  (open_pty did it already.) */
-	if (slave < 0 && setsid() < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "init", "start a new session");
-		fail(a, &e, 125);
-	}
+	if (slave < 0 && setsid() < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
+	return 0;
+}
 
-	/* The supervisor blocked these before clone; keep them blocked and
-	 * read them through a signalfd. */
+/* The supervisor blocked these before clone; keep them blocked and read
+ * them through a signalfd.  Returns the signalfd. */
+static int init_signals(struct nsb_error *e)
+{
+	sigset_t mask;
+	int sfd;
+
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
 	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
 		sigaddset(&mask, nsb_forwarded_signals[i]);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "init", "block signals");
-		fail(a, &e, 125);
-	}
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "block signals");
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	if (sfd < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "init", "create signalfd");
-		fail(a, &e, 125);
-	}
+	if (sfd < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "create signalfd");
+	return sfd;
+}
 
-	payload = fork();
-	if (payload < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "init", "fork the payload");
-		fail(a, &e, 125);
-	}
-	if (payload == 0) {
-		close(sfd);
-		close(a->status_wr);
-		payload_main(a, slave);
-	}
-
+/* After the fork: init lets go of every stream, so that EOF follows the payload. */
+static void init_let_go(const struct nsb_init_args *a, int slave)
+{
 	/* From here on, EOF on the error pipe means the payload's exec worked;
 	 * EOF on the output pipes, that the payload and all it started are gone. */
 	close(a->err_wr);
@@ -475,7 +480,30 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 		if (null_fd > 2)
 			close(null_fd);
 	}
+}
 
+/* Reap everything (orphans are re-parented to us); on the payload's end,
+ * report its exact status and exit, which kills whatever it left. */
+static void reap_children(const struct nsb_init_args *a, pid_t payload)
+{
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		if (pid <= 0)
+			return;
+		if (pid == payload) {
+			ssize_t w;
+			do
+				w = write(a->status_wr, &status, sizeof(status));
+			while (w < 0 && errno == EINTR);
+			_exit(exit_code_of(status));
+		}
+	}
+}
+
+/* init's life after the fork: forward signals, reap, exit with the payload. */
+_noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t payload)
+{
 	for (;;) {
 		struct signalfd_siginfo si;
 		ssize_t n = read(sfd, &si, sizeof(si));
@@ -494,21 +522,34 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 			kill(-payload, SIGCONT);
 			continue;
 		}
-		/* Reap everything: orphans are re-parented to us. */
-		for (;;) {
-			int status;
-			pid_t pid = waitpid(-1, &status, WNOHANG);
-			if (pid <= 0)
-				break;
-			if (pid == payload) {
-				/* The exact status goes to the supervisor; our own
-				 * exit then kills whatever the payload left. */
-				ssize_t w;
-				do
-					w = write(a->status_wr, &status, sizeof(status));
-				while (w < 0 && errno == EINTR);
-				_exit(exit_code_of(status));
-			}
-		}
+		reap_children(a, payload);
 	}
+}
+
+_noreturn_ void nsb_init_main(const struct nsb_init_args *a)
+{
+	struct nsb_error e = {0};
+	pid_t payload;
+	int sfd, slave = -1;
+
+	init_attach(a);
+	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 ||
+	    init_lock_down(a->plan, slave, &e) < 0)
+		fail(a, &e, 125);
+	sfd = init_signals(&e);
+	if (sfd < 0)
+		fail(a, &e, 125);
+
+	payload = fork();
+	if (payload < 0) {
+		nsb_error_set(&e, nsb_negerrno(), "init", "fork the payload");
+		fail(a, &e, 125);
+	}
+	if (payload == 0) {
+		close(sfd);
+		close(a->status_wr);
+		payload_main(a, slave);
+	}
+	init_let_go(a, slave);
+	init_wait(a, sfd, payload);
 }
