@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* Creating the sandbox: pipes, clone3 into namespaces and cgroup, id maps, release.  Supervisor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -227,93 +228,99 @@ static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
 	return 0;
 }
 
-int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
-	      struct nsb_sandbox *sb, struct nsb_error *e)
+/* The pipes and the socket between the supervisor and the sandbox ([0]: read). */
+struct channels {
+	int sync[2];		      /* supervisor -> init: the id maps are written */
+	int err[2];		      /* sandbox -> supervisor: struct nsb_error */
+	int status[2];		      /* init -> supervisor: the payload's wait status */
+	int out[2], errout[2], in[2]; /* the payload's stdio, where pumped */
+	int pty[2];		      /* the pty master, SOCK_SEQPACKET */
+};
+
+static void close_channels(struct channels *ch)
 {
-	int sync_p[2] = {-1, -1}, err_p[2] = {-1, -1}, status_p[2] = {-1, -1};
-	int out_p[2] = {-1, -1}, errout_p[2] = {-1, -1}, in_p[2] = {-1, -1};
-	int pty_p[2] = {-1, -1};
-	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-			 CLONE_NEWCGROUP;
-	int pidfd = -1, r;
-	bool used_clone3 = false;
-	pid_t pid;
+	close_pair(ch->sync);
+	close_pair(ch->err);
+	close_pair(ch->status);
+	close_pair(ch->out);
+	close_pair(ch->errout);
+	close_pair(ch->in);
+	close_pair(ch->pty);
+}
 
-	if (!plan->share_net)
-		flags |= CLONE_NEWNET;
-
-	if (pipe2(sync_p, O_CLOEXEC) < 0 || pipe2(err_p, O_CLOEXEC) < 0 ||
-	    pipe2(status_p, O_CLOEXEC) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), "clone", "create pipes");
-		goto fail;
-	}
-	if ((stdio->how[1] == NSB_STDIO_PIPE && pipe2(out_p, O_CLOEXEC) < 0) ||
-	    (stdio->how[2] == NSB_STDIO_PIPE && pipe2(errout_p, O_CLOEXEC) < 0) ||
-	    (stdio->how[0] == NSB_STDIO_PIPE && pipe2(in_p, O_CLOEXEC) < 0)) {
-		r = nsb_error_set(e, nsb_negerrno(), "clone", "create stdio pipes");
-		goto fail;
-	}
+static int open_channels(const struct nsb_stdio *stdio, struct channels *ch, struct nsb_error *e)
+{
+	if (pipe2(ch->sync, O_CLOEXEC) < 0 || pipe2(ch->err, O_CLOEXEC) < 0 ||
+	    pipe2(ch->status, O_CLOEXEC) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "clone", "create pipes");
+	if ((stdio->how[1] == NSB_STDIO_PIPE && pipe2(ch->out, O_CLOEXEC) < 0) ||
+	    (stdio->how[2] == NSB_STDIO_PIPE && pipe2(ch->errout, O_CLOEXEC) < 0) ||
+	    (stdio->how[0] == NSB_STDIO_PIPE && pipe2(ch->in, O_CLOEXEC) < 0))
+		return nsb_error_set(e, nsb_negerrno(), "clone", "create stdio pipes");
 	/* Bigger pipes, fewer wakeups for the pumps; best effort. */
-	const int pumped[] = {out_p[0], errout_p[0], in_p[1]};
+	const int pumped[] = {ch->out[0], ch->errout[0], ch->in[1]};
 	for (size_t i = 0; i < ARRAY_SIZE(pumped); i++)
 		if (pumped[i] >= 0)
 			fcntl(pumped[i], F_SETPIPE_SZ, 1 << 20);
 	/* The supervisor's end never blocks: one event loop serves every
 	 * stream, and a payload that never reads stdin must not stall it. */
-	if (in_p[1] >= 0 && fcntl(in_p[1], F_SETFL, O_NONBLOCK) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), "clone", "make the stdin pipe non-blocking");
-		goto fail;
-	}
+	if (ch->in[1] >= 0 && fcntl(ch->in[1], F_SETFL, O_NONBLOCK) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "clone",
+				     "make the stdin pipe non-blocking");
 	/* The pty is opened inside, on the sandbox's own devpts; its master
 	 * travels back over this socket. */
-	if (stdio->pty && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pty_p) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), "clone", "create the pty socket");
-		goto fail;
-	}
+	if (stdio->pty && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->pty) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "clone", "create the pty socket");
+	return 0;
+}
 
-	pid = do_clone(flags, cgroup_fd, &pidfd, &used_clone3);
-	if (pid < 0) {
-		r = pid;
-		if (r == -EPERM || r == -EACCES || r == -ENOSPC || r == -EUSERS || r == -EINVAL)
-			nsb_userns_diagnose(-r, "/proc", e);
-		else
-			nsb_error_set(e, r, "clone", "create the sandbox's namespaces");
-		goto fail;
-	}
-	if (pid == 0) {
-		struct nsb_init_args a = {
-			.plan = plan,
-			.sync_rd = sync_p[0],
-			.err_wr = err_p[1],
-			.status_wr = status_p[1],
-			.stdout_wr = out_p[1],
-			.stderr_wr = errout_p[1],
-			.stdin_rd = in_p[0],
-			.pty_wr = pty_p[1],
-			.stdio = stdio,
-		};
-		close(sync_p[1]);
-		close(err_p[0]);
-		close(status_p[0]);
-		nsb_closep(&out_p[0]);
-		nsb_closep(&errout_p[0]);
-		nsb_closep(&in_p[1]);
-		nsb_closep(&pty_p[0]);
-		nsb_init_main(&a);
-	}
+/* In the clone: keep the sandbox's ends and become init. */
+_noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_stdio *stdio,
+				  struct channels *ch)
+{
+	struct nsb_init_args a = {
+		.plan = plan,
+		.sync_rd = ch->sync[0],
+		.err_wr = ch->err[1],
+		.status_wr = ch->status[1],
+		.stdout_wr = ch->out[1],
+		.stderr_wr = ch->errout[1],
+		.stdin_rd = ch->in[0],
+		.pty_wr = ch->pty[1],
+		.stdio = stdio,
+	};
+	close(ch->sync[1]);
+	close(ch->err[0]);
+	close(ch->status[0]);
+	nsb_closep(&ch->out[0]);
+	nsb_closep(&ch->errout[0]);
+	nsb_closep(&ch->in[1]);
+	nsb_closep(&ch->pty[0]);
+	nsb_init_main(&a);
+}
 
-	nsb_closep(&sync_p[0]);
-	nsb_closep(&err_p[1]);
-	nsb_closep(&status_p[1]);
-	nsb_closep(&out_p[1]);
-	nsb_closep(&errout_p[1]);
-	nsb_closep(&in_p[0]);
-	nsb_closep(&pty_p[1]);
+/* In the supervisor: let go of the sandbox's ends. */
+static void close_child_ends(struct channels *ch)
+{
+	nsb_closep(&ch->sync[0]);
+	nsb_closep(&ch->err[1]);
+	nsb_closep(&ch->status[1]);
+	nsb_closep(&ch->out[1]);
+	nsb_closep(&ch->errout[1]);
+	nsb_closep(&ch->in[0]);
+	nsb_closep(&ch->pty[1]);
+}
+
+/* Into the cgroup (clone fallback), the id maps, then init may go on. */
+static int release_init(const struct nsb_plan *plan, pid_t pid, int cgroup_fd, bool used_clone3,
+			struct channels *ch, struct nsb_error *e)
+{
+	int r;
 
 	if (cgroup_fd >= 0 && !used_clone3) {
 		r = join_cgroup(cgroup_fd, pid, e);
 		if (r < 0)
-			goto kill_child;
+			return r;
 	}
 
 	r = nsb_userns_write_maps(pid, plan->uid, plan->gid, e);
@@ -326,45 +333,72 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 			if (d.hint[0] && !e->hint[0])
 				nsb_error_hint(e, "%s", d.hint);
 		}
-		goto kill_child;
+		return r;
 	}
 
-	/* Release init. */
-	if (write(sync_p[1], "G", 1) != 1) {
-		r = nsb_error_set(e, nsb_negerrno(), "clone", "release the sandbox's init");
-		goto kill_child;
+	if (write(ch->sync[1], "G", 1) != 1)
+		return nsb_error_set(e, nsb_negerrno(), "clone", "release the sandbox's init");
+	nsb_closep(&ch->sync[1]);
+	return 0;
+}
+
+int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
+	      struct nsb_sandbox *sb, struct nsb_error *e)
+{
+	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+			 CLONE_NEWCGROUP;
+	int pidfd = -1, r;
+	bool used_clone3 = false;
+	pid_t pid;
+
+	if (!plan->share_net)
+		flags |= CLONE_NEWNET;
+
+	r = open_channels(stdio, &ch, e);
+	if (r < 0)
+		goto fail;
+
+	pid = do_clone(flags, cgroup_fd, &pidfd, &used_clone3);
+	if (pid < 0) {
+		r = pid;
+		if (r == -EPERM || r == -EACCES || r == -ENOSPC || r == -EUSERS || r == -EINVAL)
+			nsb_userns_diagnose(-r, "/proc", e);
+		else
+			nsb_error_set(e, r, "clone", "create the sandbox's namespaces");
+		goto fail;
 	}
-	nsb_closep(&sync_p[1]);
+	if (pid == 0)
+		child_main(plan, stdio, &ch);
+	close_child_ends(&ch);
+
+	r = release_init(plan, pid, cgroup_fd, used_clone3, &ch, e);
+	if (r < 0) {
+		/* Closing the sync pipe alone would let init exit; SIGKILL
+		 * makes sure, and waiting leaves no zombie behind. */
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		nsb_closep(&pidfd);
+		goto fail;
+	}
 
 	sb->pid = pid;
 	sb->pidfd = pidfd;
-	sb->err_rd = err_p[0];
-	sb->status_rd = status_p[0];
-	sb->stdout_rd = out_p[0];
-	sb->stderr_rd = errout_p[0];
-	sb->stdin_wr = in_p[1];
-	sb->pty_sock = pty_p[0];
+	sb->err_rd = ch.err[0];
+	sb->status_rd = ch.status[0];
+	sb->stdout_rd = ch.out[0];
+	sb->stderr_rd = ch.errout[0];
+	sb->stdin_wr = ch.in[1];
+	sb->pty_sock = ch.pty[0];
 	sb->clone3 = used_clone3;
 	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
 	sb->namespaces = NSB_NS_USER | NSB_NS_MOUNT | NSB_NS_PID | NSB_NS_IPC | NSB_NS_UTS |
 			 NSB_NS_CGROUP | (plan->share_net ? 0 : NSB_NS_NET);
 	return 0;
 
-kill_child:
-	/* Closing the sync pipe alone would let init exit; SIGKILL makes
-	 * sure, and waiting leaves no zombie behind. */
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	nsb_closep(&pidfd);
 fail:
-	close_pair(sync_p);
-	close_pair(err_p);
-	close_pair(status_p);
-	close_pair(out_p);
-	close_pair(errout_p);
-	close_pair(in_p);
-	close_pair(pty_p);
+	close_channels(&ch);
 	return r;
 }
 
