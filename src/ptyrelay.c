@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The caller's terminal while --pty relays: raw mode, restore, ^Z, window size.  Supervisor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

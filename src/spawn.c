@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Creating the sandbox: pipes, clone3 into namespaces and cgroup, id maps, release.  Supervisor. */
+/* How the payload's stdio is wired, then the sandbox itself: pipes, clone3, id maps, release.  Supervisor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
