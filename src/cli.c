@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Command line -> struct nsb_config, driven by one option table.  Pure (supervisor, before anything exists). */
+/* Command line -> struct nsb_config through one option table.  Pure (supervisor). */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -27,7 +27,8 @@
 
 extern char **environ;
 
-int nsb_close_all_except(const int *keep, size_t n)
+/* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
+static int close_all_except(const int *keep, size_t n)
 {
 	int sorted[8];
 	unsigned lo = 3;
@@ -298,7 +299,7 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 		fail(a, &e, 125);
 
 	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
-	r = nsb_close_all_except(&a->err_wr, 1);
+	r = close_all_except(&a->err_wr, 1);
 	if (r < 0) {
 		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
 		fail(a, &e, 125);
@@ -351,7 +352,7 @@ static void init_attach(const struct nsb_init_args *a)
 		_exit(125);
 
 	/* The result fd, and anything else the caller leaked, never enters. */
-	r = nsb_close_all_except(keep, ARRAY_SIZE(keep));
+	r = close_all_except(keep, ARRAY_SIZE(keep));
 	if (r < 0) {
 		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
 		fail(a, &e, 125);

@@ -32,6 +32,3 @@ struct nsb_init_args {
 
 /* Runs in the child created by clone; never returns. */
 _noreturn_ void nsb_init_main(const struct nsb_init_args *a);
-
-/* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
-int nsb_close_all_except(const int *keep, size_t n);

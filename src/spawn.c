@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* How the payload's stdio is wired, then the sandbox itself: pipes, clone3, id maps, release.  Supervisor. */
+/* The payload's stdio wiring, then the sandbox: pipes, clone3, id maps, release.  Supervisor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The supervisor's event loop: signals, timeout, setup errors, output and stdin pumps, pty, reaping.  Supervisor. */
+/* The supervisor's event loop: signals, timeout, errors, stdio pumps, pty, reaping.  Supervisor. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
