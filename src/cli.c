@@ -160,24 +160,27 @@ static int set_abs_path(const struct cli_option *o, const char *arg, struct cli_
 	return 0;
 }
 
-static int set_size(const struct cli_option *o, const char *arg, struct cli_state *s,
-		    struct nsb_error *e)
+/* A number in [o->min, o->max], read by PARSE (a size or a fraction). */
+static int set_number(const struct cli_option *o, const char *arg, struct cli_state *s,
+		      int (*parse)(const char *, uint64_t, uint64_t *), struct nsb_error *e)
 {
 	uint64_t *v = field_of(o, s);
 
-	if (nsb_parse_size(arg, o->max, v) < 0 || *v < o->min)
+	if (parse(arg, o->max, v) < 0 || *v < o->min)
 		return usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
 	return 0;
+}
+
+static int set_size(const struct cli_option *o, const char *arg, struct cli_state *s,
+		    struct nsb_error *e)
+{
+	return set_number(o, arg, s, nsb_parse_size, e);
 }
 
 static int set_fraction(const struct cli_option *o, const char *arg, struct cli_state *s,
 			struct nsb_error *e)
 {
-	uint64_t *v = field_of(o, s);
-
-	if (nsb_parse_milli(arg, o->max, v) < 0 || *v < o->min)
-		return usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
-	return 0;
+	return set_number(o, arg, s, nsb_parse_milli, e);
 }
 
 /* ---- mounts --------------------------------------------------------------- */
