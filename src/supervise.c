@@ -18,10 +18,9 @@
 #include "fdpass.h"
 #include "init.h"
 #include "ptyrelay.h"
+#include "pump.h"
 #include "sigforward.h"
 #include "supervise.h"
-
-#define PUMP_BUF (128u << 10)
 
 void nsb_supervise_sigset(sigset_t *ret)
 {
@@ -31,36 +30,12 @@ void nsb_supervise_sigset(sigset_t *ret)
 		sigaddset(ret, nsb_forwarded_signals[i]);
 }
 
-struct stream {
-	int fd;	  /* read end, -1 once at EOF */
-	int dest; /* the caller's fd (1 or 2) */
-	const char *name;
-	uint64_t total;	 /* everything the payload produced */
-	uint64_t passed; /* what went on (or was kept) */
-	bool truncated;
-	bool dest_broken; /* the caller closed its end: keep draining */
-	bool no_splice;	  /* splice(2) does not work between fd and dest */
-	char last;	  /* last byte passed on, for the marker's newline */
-	struct nsb_captured *cap;
-};
-
-/* The caller's stdin on its way in: to the stdin pipe, or to the pty master. */
-struct inpump {
-	int src; /* the caller's fd 0 (never closed here), -1 once at EOF */
-	int dst; /* the pipe's write end or a dup of the master (O_NONBLOCK), -1 when done */
-	bool to_pty;
-	bool no_splice; /* the source is not one splice(2) reads (a terminal) */
-	bool wait_room; /* splice found the pipe full */
-	char *buf;
-	size_t off, len; /* pending bytes: buf[off..len) */
-};
-
 struct sv {
 	struct nsb_sandbox *sb;
 	const struct nsb_supervise_opts *o;
-	struct stream st[2];
+	struct nsb_outpump st[2];
 	char *buf;
-	struct inpump in;
+	struct nsb_inpump in;
 	struct nsb_tty tty;
 	int master; /* the pty master (also st[0].fd until EOF), -1 */
 	int sfd;    /* signalfd */
@@ -96,171 +71,6 @@ static void kill_all(struct sv *v)
 static int64_t tv_ms(const struct timeval *tv)
 {
 	return (int64_t)tv->tv_sec * 1000 + tv->tv_usec / 1000;
-}
-
-static void write_all(struct stream *s, const char *p, size_t n)
-{
-	while (n > 0 && !s->dest_broken) {
-		ssize_t w = write(s->dest, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			s->dest_broken = true;
-			return;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-static int keep(struct stream *s, const char *p, size_t n)
-{
-	struct nsb_captured *c = s->cap;
-	char *d = realloc(c->data, c->len + n + 1);
-	if (!d)
-		return -ENOMEM;
-	memcpy(d + c->len, p, n);
-	c->len += n;
-	d[c->len] = '\0';
-	c->data = d;
-	return 0;
-}
-
-/*
- * Without a limit or --capture the bytes need not be seen: move them from the
- * pipe to the caller's descriptor inside the kernel.  Returns false when
- * splice cannot serve this pair (then read/write do, from now on).
- */
-static bool pump_splice(struct sv *v, struct stream *s)
-{
-	ssize_t n;
-
-	if (s->no_splice || s->dest_broken || v->o->capture || v->o->max_output != UINT64_MAX)
-		return false;
-	n = splice(s->fd, NULL, s->dest, NULL, PUMP_BUF, SPLICE_F_MOVE);
-	if (n < 0 && errno == EINTR)
-		return true;
-	if (n < 0 && (errno == EINVAL || errno == EBADF)) {
-		/* e.g. an O_APPEND file or a terminal as dest */
-		s->no_splice = true;
-		return false;
-	}
-	if (n < 0) {
-		s->dest_broken = true; /* read and count the rest */
-		return false;
-	}
-	if (n == 0) {
-		nsb_closep(&s->fd);
-		return true;
-	}
-	s->total += (uint64_t)n;
-	s->passed += (uint64_t)n;
-	return true;
-}
-
-/* Read what is there; pass or keep up to the limit, count the rest. */
-static int pump(struct sv *v, struct stream *s)
-{
-	if (pump_splice(v, s))
-		return 0;
-
-	ssize_t n = read(s->fd, v->buf, PUMP_BUF);
-
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (n <= 0) {
-		nsb_closep(&s->fd);
-		return 0;
-	}
-	s->total += (uint64_t)n;
-
-	uint64_t room = v->o->max_output > s->passed ? v->o->max_output - s->passed : 0;
-	size_t take = (uint64_t)n < room ? (size_t)n : (size_t)room;
-	if (take > 0) {
-		if (v->o->capture) {
-			if (keep(s, v->buf, take) < 0)
-				return -ENOMEM;
-		} else {
-			write_all(s, v->buf, take);
-		}
-		s->passed += take;
-		s->last = v->buf[take - 1];
-	}
-	if (take < (size_t)n && !s->truncated) {
-		s->truncated = true;
-		if (!v->o->capture) {
-			char marker[128];
-			int m = snprintf(marker, sizeof(marker),
-					 "%s[nsbox: %s truncated after %llu bytes]\n",
-					 s->passed && s->last != '\n' ? "\n" : "", s->name,
-					 (unsigned long long)v->o->max_output);
-			write_all(s, marker, (size_t)m);
-		}
-	}
-	return 0;
-}
-
-static void in_read(struct inpump *in)
-{
-	struct termios tm;
-	ssize_t n;
-
-	/* A file into the stdin pipe: in the kernel, without a copy here.
-	 * (EINVAL: a source splice cannot read, such as a terminal.) */
-	if (!in->to_pty && !in->no_splice) {
-		n = splice(in->src, NULL, in->dst, NULL, PUMP_BUF,
-			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		/* EAGAIN: the pipe is full; wait until it has room. */
-		in->wait_room = n < 0 && errno == EAGAIN;
-		if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
-			return;
-		if (n < 0 && errno == EINVAL)
-			in->no_splice = true;
-		else
-			goto end;
-	}
-	n = read(in->src, in->buf, PUMP_BUF);
-
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return;
-	if (n > 0) {
-		in->off = 0;
-		in->len = (size_t)n;
-		return;
-	}
-end:
-	/* End of input (or EIO: an orphaned background job may not read its
-	 * terminal).  A pipe is closed so the payload sees EOF; a terminal in
-	 * canonical mode gets its EOF character once, as if typed. */
-	in->src = -1;
-	if (!in->to_pty)
-		nsb_closep(&in->dst);
-	else if (tcgetattr(in->dst, &tm) == 0 && (tm.c_lflag & ICANON)) {
-		in->buf[0] = (char)tm.c_cc[VEOF];
-		in->off = 0;
-		in->len = 1;
-	}
-}
-
-static void in_write(struct inpump *in)
-{
-	ssize_t w = write(in->dst, in->buf + in->off, in->len - in->off);
-
-	if (w < 0 && (errno == EINTR || errno == EAGAIN))
-		return;
-	if (w < 0) {
-		/* EPIPE: the payload closed its stdin; nothing more to pass. */
-		nsb_closep(&in->dst);
-		in->src = -1;
-		in->len = 0;
-		return;
-	}
-	in->off += (size_t)w;
-	if (in->off < in->len)
-		return;
-	in->off = in->len = 0;
-	if (in->src < 0 && !in->to_pty)
-		nsb_closep(&in->dst);
 }
 
 /* The master arrived from init: it becomes the output stream and the input's
@@ -373,16 +183,16 @@ static void on_pty_sock(struct sv *v)
 static void on_stdin(struct sv *v, short src_revents, short dst_revents)
 {
 	if (src_revents && v->in.src >= 0)
-		in_read(&v->in);
+		nsb_inpump_read(&v->in);
 	if (dst_revents && v->in.dst >= 0 && v->in.wait_room)
 		v->in.wait_room = false; /* room again (or an error splice will see) */
 	else if (dst_revents && v->in.dst >= 0)
-		in_write(&v->in);
+		nsb_inpump_write(&v->in);
 }
 
-static int on_output(struct sv *v, struct stream *s, struct nsb_error *e)
+static int on_output(struct sv *v, struct nsb_outpump *s, struct nsb_error *e)
 {
-	int r = pump(v, s);
+	int r = nsb_outpump_run(s, v->buf, v->o->max_output, v->o->capture);
 
 	if (r < 0)
 		return nsb_error_set(e, r, "supervise", "keep the %s output", s->name);
@@ -428,8 +238,8 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
 		return nsb_error_set(e, nsb_negerrno(), "supervise", "create signalfd");
-	v->buf = malloc(PUMP_BUF);
-	v->in.buf = malloc(PUMP_BUF);
+	v->buf = malloc(NSB_PUMP_BUF);
+	v->in.buf = malloc(NSB_PUMP_BUF);
 	if (!v->buf || !v->in.buf)
 		return nsb_error_set(e, ENOMEM, "supervise", "allocate the stdio buffers");
 	if (v->o->timeout_ms) {
@@ -447,7 +257,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 	int r;
 
 	while (!v->reaped || v->st[0].fd >= 0 || v->st[1].fd >= 0 || sb->pty_sock >= 0) {
-		struct inpump *in = &v->in;
+		struct nsb_inpump *in = &v->in;
 		struct pollfd pfd[9] = {
 			{.fd = v->sfd, .events = POLLIN},
 			{.fd = v->err_open ? sb->err_rd : -1, .events = POLLIN},
@@ -573,9 +383,11 @@ static void sv_init(struct sv *v, struct nsb_sandbox *sb, const struct nsb_super
 
 	*v = (struct sv){.sb = sb, .o = o, .master = -1, .sfd = -1, .tfd = -1, .err_open = true};
 	v->tty.fd = -1;
-	v->st[0] = (struct stream){.fd = sb->stdout_rd, .dest = 1, .name = "stdout", .cap = out};
-	v->st[1] = (struct stream){.fd = sb->stderr_rd, .dest = 2, .name = "stderr", .cap = err};
-	v->in = (struct inpump){.src = -1, .dst = sb->stdin_wr, .to_pty = io->pty};
+	v->st[0] =
+		(struct nsb_outpump){.fd = sb->stdout_rd, .dest = 1, .name = "stdout", .cap = out};
+	v->st[1] =
+		(struct nsb_outpump){.fd = sb->stderr_rd, .dest = 2, .name = "stderr", .cap = err};
+	v->in = (struct nsb_inpump){.src = -1, .dst = sb->stdin_wr, .to_pty = io->pty};
 	if (io->how[0] == NSB_STDIO_PIPE)
 		v->in.src = 0;
 	else if (io->pty && !io->closed[0])

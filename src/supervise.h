@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pump.h"
 #include "result.h"
 #include "spawn.h"
 
@@ -24,12 +25,6 @@ struct nsb_supervise_opts {
 	void *kill_ud;
 	/* Which of the payload's streams are pumped, and the pty. */
 	const struct nsb_stdio *stdio;
-};
-
-/* Output kept for the record with --capture (malloc'd, up to max_output). */
-struct nsb_captured {
-	char *data;
-	size_t len;
 };
 
 /* Signals the supervisor forwards; main blocks them (and SIGCHLD) before
