@@ -20,7 +20,7 @@
 #include "init.h"
 #include "mount.h"
 #include "net.h"
-#include "seccomp.h"
+#include "filter.h"
 #include "util.h"
 
 extern char **environ;
@@ -415,7 +415,7 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	 * syscall evaluate the program twice (and strict profiles rightly
 	 * refuse seccomp() itself).  When the profile asks for it, the same
 	 * call first puts on the small unmapped-ids program the supervisor
-	 * built from the mapped ids (seccomp.c says why it is separate).
+	 * built from the mapped ids (filter.c says why it is separate).
 	 * nsbox's own openat2 (mount.c) has run by now: the shipped profiles
 	 * answer it ENOSYS.
 	 */

@@ -26,7 +26,7 @@
 #include "plan.h"
 #include "policy.h"
 #include "result.h"
-#include "seccomp.h"
+#include "filter.h"
 #include "spawn.h"
 #include "supervise.h"
 #include "util.h"
