@@ -122,7 +122,7 @@ static int locate(const struct nsb_cgroup_opts *o, struct cg_where *w, struct ns
 		return nsb_error_set(e, r, STAGE, "read '%s'", mi);
 	r = nsb_cgroup_parse_mountinfo(text, w->mnt, sizeof(w->mnt), root, sizeof(root));
 	if (r == -ENOENT) {
-		nsb_error_setx(e, ENOENT, STAGE, "no cgroup2 filesystem is mounted (read '%s')",
+		nsb_error_setx(e, -ENOENT, STAGE, "no cgroup2 filesystem is mounted (read '%s')",
 			       mi);
 		return nsb_error_hint(e, "mount it with 'mount -t cgroup2 none /sys/fs/cgroup', "
 					 "or boot with systemd.unified_cgroup_hierarchy=1");
@@ -136,11 +136,11 @@ static int locate(const struct nsb_cgroup_opts *o, struct cg_where *w, struct ns
 		return nsb_error_set(e, r, STAGE, "read '%s'", pc);
 	r = nsb_cgroup_parse_proc_cgroup(text, cgpath, sizeof(cgpath));
 	if (r < 0)
-		return nsb_error_setx(e, -r, STAGE, "no cgroup v2 entry (\"0::\") in '%s'", pc);
+		return nsb_error_setx(e, r, STAGE, "no cgroup v2 entry (\"0::\") in '%s'", pc);
 	r = nsb_cgroup_join(w->mnt, root, cgpath, w->own, sizeof(w->own));
 	if (r == -EXDEV)
 		return nsb_error_setx(
-			e, EXDEV, STAGE,
+			e, -EXDEV, STAGE,
 			"own cgroup '%s' is outside the cgroup2 mount '%s' (root '%s')", cgpath,
 			w->mnt, root);
 	if (r < 0)
@@ -157,7 +157,7 @@ static int explain_missing(const struct nsb_cgroup_opts *o, const char *dir, con
 	_cleanup_free_ char *text = NULL;
 	unsigned hier = 0;
 
-	nsb_error_setx(e, ENODEV, STAGE,
+	nsb_error_setx(e, -ENODEV, STAGE,
 		       "controller '%s' is not available in '%s/cgroup.controllers'", name, dir);
 	/* Lines are "name<TAB>hierarchy<TAB>num_cgroups<TAB>enabled". */
 	if (read_text(pcs, PROC_FILE_MAX, &text) == 0) {
@@ -201,7 +201,7 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 
 	*ret_has_procs = false;
 	if (dfd < 0)
-		return nsb_error_set(e, errno, STAGE, "open cgroup '%s'", dir);
+		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", dir);
 	r = read_text_at(dfd, "cgroup.controllers", CG_FILE_MAX, &avail);
 	if (r < 0)
 		return nsb_error_set(e, r, STAGE, "read '%s/cgroup.controllers'", dir);
@@ -226,7 +226,7 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	*ret_has_procs = has_procs && !is_root;
 
 	if (faccessat(dfd, ".", W_OK, AT_EACCESS) < 0) {
-		nsb_error_set(e, errno, STAGE, "cannot create cgroups in '%s'", dir);
+		nsb_error_set(e, -errno, STAGE, "cannot create cgroups in '%s'", dir);
 		return nsb_error_hint(e, "run under a delegated cgroup (systemd-run --user --scope "
 					 "-p Delegate=yes ...) or pass --cgroup-parent DIR");
 	}
@@ -236,19 +236,19 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	 * and its children could not be controller-enabled either.  Only the
 	 * root cgroup is exempt from the rule. */
 	if (has_procs && !is_root) {
-		nsb_error_setx(e, EBUSY, STAGE,
+		nsb_error_setx(e, -EBUSY, STAGE,
 			       "cannot create the run's cgroup under '%s': it has processes, and "
 			       "cgroup v2 lets no cgroup hold both processes and controllers",
 			       dir);
 		return nsb_error_hint(e, "pass --cgroup-parent naming an empty delegated cgroup");
 	}
 	if (need_enable && faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
-		return nsb_error_set(e, errno, STAGE, "cannot enable controllers in '%s'", dir);
+		return nsb_error_set(e, -errno, STAGE, "cannot enable controllers in '%s'", dir);
 	/* CLONE_INTO_CGROUP moves a task from our cgroup into the new one: the
 	 * kernel wants write access to cgroup.procs of their common ancestor,
 	 * which is DIR itself for the parents we derive. */
 	if (faccessat(dfd, "cgroup.procs", W_OK, AT_EACCESS) < 0)
-		return nsb_error_set(e, errno, STAGE, "cannot move processes within '%s'", dir);
+		return nsb_error_set(e, -errno, STAGE, "cannot move processes within '%s'", dir);
 	return 0;
 }
 
@@ -278,7 +278,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		size_t ml = strlen(w.mnt);
 		if (o->parent[0] != '/' || strncmp(o->parent, w.mnt, ml) ||
 		    (o->parent[ml] != '/' && o->parent[ml] != '\0')) {
-			nsb_error_setx(e, EINVAL, STAGE,
+			nsb_error_setx(e, -EINVAL, STAGE,
 				       "--cgroup-parent '%s' is not inside the cgroup2 mount '%s'",
 				       o->parent, w.mnt);
 			return nsb_error_hint(e, "give an absolute path below '%s'", w.mnt);
@@ -287,7 +287,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		if (r < 0)
 			return r;
 		if (strlen(o->parent) >= size)
-			return nsb_error_setx(e, ENAMETOOLONG, STAGE, "--cgroup-parent too long");
+			return nsb_error_setx(e, -ENAMETOOLONG, STAGE, "--cgroup-parent too long");
 		strcpy(ret_parent, o->parent);
 		return 0;
 	}
@@ -312,7 +312,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		if (e) {
 			char msg[NSB_ERR_MESSAGE_MAX];
 			snprintf(msg, sizeof(msg), "%s", e->message);
-			nsb_error_setx(e, e2.err, STAGE, "%.700s; and %.700s", msg, e2.message);
+			nsb_error_setx(e, -e2.err, STAGE, "%.700s; and %.700s", msg, e2.message);
 			if (e2.hint[0])
 				nsb_error_hint(e, "%s", e2.hint);
 		}
@@ -551,7 +551,7 @@ int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_l
 
 	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
-		return nsb_error_set(e, errno, STAGE, "open cgroup '%s'", parent);
+		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent);
 	r = enable_controllers(pfd, parent, required, &have, e);
 	if (r < 0)
 		return r;
@@ -561,13 +561,13 @@ int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_l
 	for (int attempt = 0;; attempt++) {
 		uint64_t rnd;
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-			return nsb_error_set(e, errno, STAGE, "getrandom");
+			return nsb_error_set(e, -errno, STAGE, "getrandom");
 		snprintf(name, sizeof(name), NSB_CGROUP_NAME_PREFIX "%d-%016" PRIx64, (int)getpid(),
 			 rnd);
 		if (mkdirat(pfd, name, 0755) == 0)
 			break;
 		if (errno != EEXIST || attempt >= 3)
-			return nsb_error_set(e, errno, STAGE, "create cgroup '%s/%s'", parent,
+			return nsb_error_set(e, -errno, STAGE, "create cgroup '%s/%s'", parent,
 					     name);
 	}
 
@@ -575,13 +575,13 @@ int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_l
 	cg.controllers = have;
 	if (snprintf(cg.path, sizeof(cg.path), "%s/%s", parent, name) >= (int)sizeof(cg.path) ||
 	    path_join(cg.leaf, sizeof(cg.leaf), cg.path, LEAF_NAME) < 0) {
-		r = nsb_error_setx(e, ENAMETOOLONG, STAGE, "cgroup path under '%s' too long",
+		r = nsb_error_setx(e, -ENAMETOOLONG, STAGE, "cgroup path under '%s' too long",
 				   parent);
 		goto undo;
 	}
 	outer = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (outer < 0) {
-		r = nsb_error_set(e, errno, STAGE, "open cgroup '%s'", cg.path);
+		r = nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", cg.path);
 		goto undo;
 	}
 	/* Limits first: the payload must never run a single instruction in a
@@ -590,12 +590,12 @@ int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_l
 	if (r < 0)
 		goto undo;
 	if (mkdirat(outer, LEAF_NAME, 0755) < 0) {
-		r = nsb_error_set(e, errno, STAGE, "create cgroup '%s'", cg.leaf);
+		r = nsb_error_set(e, -errno, STAGE, "create cgroup '%s'", cg.leaf);
 		goto undo;
 	}
 	leaf = openat(outer, LEAF_NAME, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (leaf < 0) {
-		r = nsb_error_set(e, errno, STAGE, "open cgroup '%s'", cg.leaf);
+		r = nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", cg.leaf);
 		goto undo;
 	}
 	cg.fd = TAKE_FD(leaf);
@@ -611,7 +611,7 @@ int nsb_cgroup_kill(const struct nsb_cgroup *cg, struct nsb_error *e)
 {
 	int r;
 	if (!cg || cg->outer_fd < 0)
-		return nsb_error_setx(e, EBADF, STAGE, "kill: no cgroup");
+		return nsb_error_setx(e, -EBADF, STAGE, "kill: no cgroup");
 	r = kill_at(cg->outer_fd);
 	if (r < 0)
 		return nsb_error_set(e, r, STAGE, "kill processes of cgroup '%s'", cg->path);
@@ -642,11 +642,11 @@ int nsb_cgroup_read_stats(const struct nsb_cgroup *cg, struct nsb_cgroup_stats *
 	struct nsb_cgroup_stats s;
 
 	if (!cg || cg->outer_fd < 0)
-		return nsb_error_setx(e, EBADF, STAGE, "read stats: no cgroup");
+		return nsb_error_setx(e, -EBADF, STAGE, "read stats: no cgroup");
 	/* cpu.stat exists in every non-root cgroup, with or without the cpu
 	 * controller: its absence means the cgroup is gone. */
 	if (faccessat(cg->outer_fd, "cpu.stat", F_OK, 0) < 0)
-		return nsb_error_set(e, errno, STAGE, "read '%s/cpu.stat'", cg->path);
+		return nsb_error_set(e, -errno, STAGE, "read '%s/cpu.stat'", cg->path);
 
 	s.memory_peak = value_at(cg->outer_fd, "memory.peak");
 	s.pids_peak = value_at(cg->outer_fd, "pids.peak");
@@ -683,7 +683,7 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
 	const char *name = strrchr(cg->path, '/');
 	_cleanup_close_ int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
-		r = nsb_error_set(e, errno, STAGE, "open cgroup '%s'", parent);
+		r = nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent);
 	else if (name && (r = remove_tree(pfd, name + 1, 0)) < 0)
 		nsb_error_set(e, r, STAGE, "remove cgroup '%s'", cg->path);
 	if (cg->fd >= 0)
@@ -699,14 +699,14 @@ int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e)
 	int removed = 0, first_err = 0;
 
 	if (pfd < 0)
-		return nsb_error_set(e, errno, STAGE, "open cgroup '%s'", parent_dir);
+		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent_dir);
 	int dfd = fcntl(pfd, F_DUPFD_CLOEXEC, 3);
 	if (dfd < 0)
-		return nsb_error_set(e, errno, STAGE, "open cgroup '%s'", parent_dir);
+		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent_dir);
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
-		return nsb_error_set(e, ENOMEM, STAGE, "read cgroup '%s'", parent_dir);
+		return nsb_error_set(e, -ENOMEM, STAGE, "read cgroup '%s'", parent_dir);
 	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
