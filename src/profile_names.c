@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The profile parser's lookup tables (pure, any process): errno names, named
- * constants for condition values, and the architectures libseccomp knows.
+ * The profile parser's lookup tables (pure, any process): named constants for
+ * condition values, and the architectures libseccomp knows (errno names are
+ * errname.c's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,21 +28,6 @@ struct named_value {
 	{                         \
 #x, (uint64_t)(x) \
 	}
-
-/* errno names an `errno` action accepts; the first name of a value is the one
- * nsb_action_format() prints. */
-static const struct named_value errno_names[] = {
-	NV(EPERM),	NV(ENOENT),	 NV(ESRCH),	   NV(EINTR),		NV(EIO),
-	NV(ENXIO),	NV(E2BIG),	 NV(ENOEXEC),	   NV(EBADF),		NV(ECHILD),
-	NV(EAGAIN),	NV(ENOMEM),	 NV(EACCES),	   NV(EFAULT),		NV(EBUSY),
-	NV(EEXIST),	NV(EXDEV),	 NV(ENODEV),	   NV(ENOTDIR),		NV(EISDIR),
-	NV(EINVAL),	NV(ENFILE),	 NV(EMFILE),	   NV(ENOTTY),		NV(ETXTBSY),
-	NV(EFBIG),	NV(ENOSPC),	 NV(ESPIPE),	   NV(EROFS),		NV(EMLINK),
-	NV(EPIPE),	NV(ERANGE),	 NV(ENAMETOOLONG), NV(ENOSYS),		NV(ENOTEMPTY),
-	NV(ELOOP),	NV(ENOTSOCK),	 NV(ENOPROTOOPT),  NV(EPROTONOSUPPORT), NV(ESOCKTNOSUPPORT),
-	NV(EOPNOTSUPP), NV(ENOTSUP),	 NV(EPFNOSUPPORT), NV(EAFNOSUPPORT),	NV(EADDRNOTAVAIL),
-	NV(ENETDOWN),	NV(ENETUNREACH), NV(ECONNREFUSED),
-};
 
 /* Named constants for condition values.  They come from this host's headers,
  * which is right because filters are only ever built for the native arch. */
@@ -179,24 +165,6 @@ static const struct {
 	{SCMP_ARCH_S390X, "s390x"},	{SCMP_ARCH_MIPS64, "mips64"},
 	{SCMP_ARCH_RISCV64, "riscv64"},
 };
-
-bool nsb_profile_errno_value(const char *name, int *ret)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
-		if (strcmp(errno_names[i].name, name) == 0) {
-			*ret = (int)errno_names[i].value;
-			return true;
-		}
-	return false;
-}
-
-const char *nsb_profile_errno_name(int value)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(errno_names); i++)
-		if (errno_names[i].value == (uint64_t)value)
-			return errno_names[i].name;
-	return NULL;
-}
 
 bool nsb_profile_constant(const char *name, uint64_t *ret)
 {

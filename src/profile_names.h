@@ -9,13 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The value of an errno name an `errno` action accepts ("EPERM"). */
-bool nsb_profile_errno_value(const char *name, int *ret);
-
-/* The name nsb_action_format() prints for an errno value (the first of its
- * names); NULL for a value without one. */
-const char *nsb_profile_errno_name(int value);
-
 /* A named constant for a condition value ("CLONE_NEWUSER", "AF_PACKET"),
  * from this host's headers: filters are only built for the native arch. */
 bool nsb_profile_constant(const char *name, uint64_t *ret);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errname.h"
 #include "profile_names.h"
 #include "profile_parser.h"
 
@@ -32,7 +33,7 @@ int nsb_action_format(const struct nsb_action *a, char *buf, size_t size)
 		s = "trap";
 		break;
 	case NSB_ACTION_ERRNO:
-		s = nsb_profile_errno_name(a->errno_value);
+		s = nsb_errno_name_for(a->errno_value, NSB_ERRNAME_PROFILE);
 		n = s ? snprintf(buf, size, "errno %s", s)
 		      : snprintf(buf, size, "errno %d", a->errno_value);
 		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
@@ -159,7 +160,7 @@ int nsb_profile_parse_action(struct nsb_profile_parser *ps, const struct nsb_ori
 			found = true;
 		} else {
 			int value = 0;
-			found = nsb_profile_errno_value(v, &value);
+			found = nsb_errno_by_name(v, NSB_ERRNAME_PROFILE, &value);
 			num = (uint64_t)value;
 		}
 		if (!found)
