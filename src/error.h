@@ -29,6 +29,8 @@ _Static_assert(sizeof(struct nsb_error) <= PIPE_BUF, "nsb_error must fit one ato
 /*
  * Record an error; returns -|err| (or -EIO when err is 0) so a call site is one
  * line: return nsb_error_set(e, r, "mount", "bind-mount '%s'", src);
+ * err is a negative errno (-EINVAL, -errno, a callee's r).  A positive value
+ * is still taken as its negation while callers are being converted.
  * The errno text is appended to the message as ": <strerror>" when err != 0.
  * e may be NULL.
  */

@@ -166,7 +166,7 @@ static int do_group_members(struct nsb_profile_parser *ps, const struct nsb_orig
 
 	for (size_t i = 0; i < n; i++) {
 		struct nsb_origin o = nsb_profile_at(line, &t[i]);
-		int one;
+		int one = -1;
 		const int *nrs = NULL;
 		size_t n_nrs = 0;
 		if (strcmp(t[i].s, g->name) == 0)
