@@ -102,6 +102,24 @@ static int open_profile(const char *path, FILE **ret, struct nsb_error *e)
 	return 0;
 }
 
+/* Open path under its canonical name (*ret_path, malloc'd): canonical paths
+ * make include cycles and repeats recognisable.  what prefixes the path in
+ * the message when it cannot be resolved. */
+static int open_canonical(const char *path, const char *what, FILE **ret_f, char **ret_path,
+			  struct nsb_error *e)
+{
+	_cleanup_free_ char *real = realpath(path, NULL);
+	if (!real)
+		return nsb_error_set(e, -errno, STAGE, "%s'%s'", what, path);
+	FILE *f = NULL;
+	int r = open_profile(real, &f, e);
+	if (r < 0)
+		return r;
+	*ret_f = f;
+	*ret_path = TAKE_PTR(real);
+	return 0;
+}
+
 /* include NAME: a bare NAME is NAME.profile next to the including file; a
  * value with '/' is a path, relative to the including file's directory. */
 static int file_opener(const char *name, const char *from, void *userdata, FILE **ret_f,
@@ -121,26 +139,14 @@ static int file_opener(const char *name, const char *from, void *userdata, FILE 
 		n = snprintf(buf, sizeof(buf), "%.*s/%s.profile", dirlen, dir, name);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return nsb_error_setx(e, -ENAMETOOLONG, STAGE, "path is too long");
-	_cleanup_free_ char *real = realpath(buf, NULL);
-	if (!real)
-		return nsb_error_set(e, -errno, STAGE, "'%s'", buf);
-	FILE *f = NULL;
-	int r = open_profile(real, &f, e);
-	if (r < 0)
-		return r;
-	*ret_f = f;
-	*ret_path = TAKE_PTR(real);
-	return 0;
+	return open_canonical(buf, "", ret_f, ret_path, e);
 }
 
 int nsb_profile_load(const char *path, struct nsb_profile **ret, struct nsb_error *e)
 {
-	/* Canonical paths make include cycles and repeats recognisable. */
-	_cleanup_free_ char *real = realpath(path, NULL);
-	if (!real)
-		return nsb_error_set(e, -errno, STAGE, "seccomp profile '%s'", path);
+	_cleanup_free_ char *real = NULL;
 	FILE *f = NULL;
-	int r = open_profile(real, &f, e);
+	int r = open_canonical(path, "seccomp profile ", &f, &real, e);
 	if (r < 0)
 		return r;
 	r = nsb_profile_parse(f, real, file_opener, NULL, ret, e);
