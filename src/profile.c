@@ -351,12 +351,11 @@ static int do_include(struct nsb_profile_parser *ps, const struct nsb_origin *li
 
 /* ---- one line ------------------------------------------------------------- */
 
-/* Split s into tokens (s is modified; a '#' starts a comment).  Returns the
- * number of tokens, or -EINVAL for a byte that is not printable ASCII. */
-static int tokenize(struct nsb_profile_parser *ps, const struct nsb_origin *line, char *s,
-		    struct nsb_profile_token *t)
+int nsb_profile_line(struct nsb_profile_parser *ps, const struct nsb_origin *line, char *s,
+		     struct nsb_profile_include *ret_inc)
 {
-	int n = 0;
+	struct nsb_profile_token t[NSB_PROFILE_MAX_LINE / 2 + 1];
+	size_t n = 0;
 
 	char *hash = strchr(s, '#');
 	if (hash)
@@ -380,18 +379,8 @@ static int tokenize(struct nsb_profile_parser *ps, const struct nsb_origin *line
 		       (unsigned char)*c < 0x7f)
 			c++;
 	}
-	return n;
-}
-
-int nsb_profile_line(struct nsb_profile_parser *ps, const struct nsb_origin *line, char *s,
-		     struct nsb_profile_include *ret_inc)
-{
-	/* A token and its separator take two bytes at least. */
-	struct nsb_profile_token t[NSB_PROFILE_MAX_LINE / 2 + 1];
-	int nt = tokenize(ps, line, s, t);
-	if (nt <= 0)
-		return nt;
-	size_t n = (size_t)nt;
+	if (n == 0)
+		return 0;
 
 	const char *k = t[0].s;
 	if (ps->open_group) {
