@@ -4,7 +4,7 @@
  * exists, placement at clone time, kill, accounting, removal.
  *
  * Layout of one run (parent P is --cgroup-parent or derived from the
- * caller's own cgroup, see nsb_cgroup_create):
+ * caller's own cgroup, see nsb_cgroup_place):
  *
  *   P/nsbox-<pid>-<rand>/          limits live here (memory.max, pids.max, ...)
  *   P/nsbox-<pid>-<rand>/sandbox/  the payload is cloned into this leaf
@@ -89,23 +89,31 @@ struct nsb_cgroup_stats {
 		.fd = -1, .outer_fd = -1 \
 	}
 
-/*
- * Can a run get the named controllers (NULL-terminated, e.g. "memory")?
- * Returns 0 when it can; otherwise -errno with e naming the first missing
- * controller and why (no cgroup2 mount, bound to a v1 hierarchy, not
- * delegated by the parent, no write permission, processes in the way), so
- * the supervisor can fall back to rlimits and say so.  Reads only.
- */
-int nsb_cgroup_usable(const struct nsb_cgroup_opts *o, const char *const controllers[],
-		      struct nsb_error *e);
+/* Where the run's cgroup goes: decided once, by nsb_cgroup_place(). */
+struct nsb_cgroup_place {
+	char parent[4096]; /* absolute path of the parent cgroup P */
+	bool clean_stale;  /* from nsb_cgroup_opts */
+};
 
 /*
- * Create the run's cgroup under the chosen parent, enable the controllers the
- * limits need (memory and pids also for accounting, when available), write
- * the limits and memory.oom.group=1, open the leaf.  On failure nothing is
- * left behind.
+ * Decide where a run that needs the named controllers (NULL-terminated, e.g.
+ * "memory") can have its cgroup (cgroup_place.c).  Returns 0 and *ret when
+ * it can; otherwise -errno with e naming the first missing controller and
+ * why (no cgroup2 mount, bound to a v1 hierarchy, not delegated by the
+ * parent, no write permission, processes in the way), so the supervisor can
+ * fall back to rlimits and say so.  Reads only: nothing is created.
  */
-int nsb_cgroup_create(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_limits *l,
+int nsb_cgroup_place(const struct nsb_cgroup_opts *o, const char *const controllers[],
+		     struct nsb_cgroup_place *ret, struct nsb_error *e);
+
+/*
+ * Create the run's cgroup under the parent nsb_cgroup_place() chose (placed
+ * for at least the controllers l needs), enable the controllers the limits
+ * need (memory and pids also for accounting, when available), write the
+ * limits and memory.oom.group=1, open the leaf.  On failure nothing is left
+ * behind.
+ */
+int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgroup_limits *l,
 		      struct nsb_cgroup *ret, struct nsb_error *e);
 
 /* Kill every process of the run at once (cgroup.kill; signals each pid on
@@ -127,9 +135,6 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e);
  * number removed.
  */
 int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e);
-
-/* "memory", "pids", "cpu" for an NSB_CG_* bit. */
-const char *nsb_cgroup_controller_name(unsigned bit);
 
 /* ---- pure helpers, exposed for unit tests ---- */
 

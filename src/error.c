@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The error contract (error.h): filling a struct nsb_error; any process. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "error.h"
 
-static _printf_(5, 0) int error_vset(struct nsb_error *e, int err, const char *stage,
-				     int with_errno, const char *fmt, va_list ap)
+static _printf_(6, 0) int error_vset(struct nsb_error *e, int err, const char *stage,
+				     int with_errno, const char *where, const char *fmt, va_list ap)
 {
 	if (err < 0)
 		err = -err;
@@ -17,7 +18,13 @@ static _printf_(5, 0) int error_vset(struct nsb_error *e, int err, const char *s
 
 	e->err = err;
 	snprintf(e->stage, sizeof(e->stage), "%s", stage ? stage : "");
-	vsnprintf(e->message, sizeof(e->message), fmt, ap);
+	size_t at = 0;
+	if (where) {
+		/* "WHERE: " then the text: cut as one string would be. */
+		snprintf(e->message, sizeof(e->message), "%s: ", where);
+		at = strlen(e->message);
+	}
+	vsnprintf(e->message + at, sizeof(e->message) - at, fmt, ap);
 	if (with_errno) {
 		size_t len = strlen(e->message);
 		snprintf(e->message + len, sizeof(e->message) - len, ": %s", strerror(err));
@@ -30,7 +37,7 @@ int nsb_error_set(struct nsb_error *e, int err, const char *stage, const char *f
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int r = error_vset(e, err, stage, 1, fmt, ap);
+	int r = error_vset(e, err, stage, 1, NULL, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -39,9 +46,15 @@ int nsb_error_setx(struct nsb_error *e, int err, const char *stage, const char *
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int r = error_vset(e, err, stage, 0, fmt, ap);
+	int r = error_vset(e, err, stage, 0, NULL, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+int nsb_error_vsetx(struct nsb_error *e, int err, const char *stage, const char *where,
+		    const char *fmt, va_list ap)
+{
+	return error_vset(e, err, stage, 0, where, fmt, ap);
 }
 
 int nsb_error_hint(struct nsb_error *e, const char *fmt, ...)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <limits.h>
+#include <stdarg.h>
 #include <linux/limits.h> /* PIPE_BUF, PATH_MAX whatever the feature macros */
 #include "macro.h"
 
@@ -28,6 +29,8 @@ _Static_assert(sizeof(struct nsb_error) <= PIPE_BUF, "nsb_error must fit one ato
 /*
  * Record an error; returns -|err| (or -EIO when err is 0) so a call site is one
  * line: return nsb_error_set(e, r, "mount", "bind-mount '%s'", src);
+ * err is a negative errno (-EINVAL, -errno, a callee's r).  A positive value
+ * is still taken as its negation while callers are being converted.
  * The errno text is appended to the message as ": <strerror>" when err != 0.
  * e may be NULL.
  */
@@ -37,6 +40,14 @@ int nsb_error_set(struct nsb_error *e, int err, const char *stage, const char *f
 /* Same, without appending strerror (for errors that are not kernel errors). */
 int nsb_error_setx(struct nsb_error *e, int err, const char *stage, const char *fmt, ...)
 	_printf_(4, 5);
+
+/*
+ * The core of nsb_error_setx for modules' own varargs wrappers (a parser's
+ * "FILE:LINE:COL: message"): the message is "WHERE: <fmt...>", or only
+ * <fmt...> when where is NULL.
+ */
+int nsb_error_vsetx(struct nsb_error *e, int err, const char *stage, const char *where,
+		    const char *fmt, va_list ap) _printf_(5, 0);
 
 /* Attach a hint to an error already set; returns -e->err. */
 int nsb_error_hint(struct nsb_error *e, const char *fmt, ...) _printf_(2, 3);

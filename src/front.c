@@ -9,7 +9,7 @@
 #include "gate_internal.h"
 #include "json.h"
 #include "policy.h"
-#include "seccomp.h"
+#include "filter.h"
 #include "util.h"
 
 int nsb_front_policy(const struct nsb_config *c, struct nsb_front *f, struct nsb_error *e)

@@ -26,7 +26,7 @@
 #include "plan.h"
 #include "policy.h"
 #include "result.h"
-#include "seccomp.h"
+#include "filter.h"
 #include "spawn.h"
 #include "supervise.h"
 #include "util.h"
@@ -297,6 +297,7 @@ static int usage_failure(struct nsb_result *res, const struct nsb_error *e, int6
 }
 
 static struct nsb_cgroup cg = NSB_CGROUP_INIT;
+static struct nsb_cgroup_place cg_place;
 static bool cg_usable;
 static char fallback_why[NSB_ERR_MESSAGE_MAX];
 
@@ -439,7 +440,7 @@ static int setup_limits(struct nsb_error *e)
 		need[n++] = "cpu";
 	need[n] = NULL;
 
-	cg_ok = nsb_cgroup_usable(&cgo, need, &why) == 0;
+	cg_ok = nsb_cgroup_place(&cgo, need, &cg_place, &why) == 0;
 	if (!cg_ok && (cfg.cgroup_parent || cfg.require_cgroup)) {
 		/* cgroup.c names --cgroup-parent itself where it is at fault. */
 		nsb_error_setx(e, why.err ? why.err : EOPNOTSUPP, "cgroup", "%s%s",
@@ -457,7 +458,10 @@ static int setup_limits(struct nsb_error *e)
 	if (cg_ok && !cfg.pids) {
 		need[n++] = "pids";
 		need[n] = NULL;
-		lim_host.cgroup_pids = nsb_cgroup_usable(&cgo, need, &pids_why) == 0;
+		struct nsb_cgroup_place with_pids;
+		lim_host.cgroup_pids = nsb_cgroup_place(&cgo, need, &with_pids, &pids_why) == 0;
+		if (lim_host.cgroup_pids)
+			cg_place = with_pids;
 	}
 	lim_host.uid = getuid();
 	lim_host.nproc_hard = UINT64_MAX;
@@ -481,7 +485,6 @@ static int setup_limits(struct nsb_error *e)
  */
 static int create_cgroup(struct nsb_error *e)
 {
-	struct nsb_cgroup_opts cgo = {.parent = cfg.cgroup_parent, .clean_stale = true};
 	bool wanted = cfg.memory || (cfg.pids && cfg.pids != NSB_PIDS_UNLIMITED) || cfg.cpus_milli;
 	int r;
 
@@ -494,7 +497,7 @@ static int create_cgroup(struct nsb_error *e)
 		.cpu_quota_us = cfg.cpus_milli * NSB_CGROUP_PERIOD_US_DEFAULT / 1000,
 		.cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT,
 	};
-	r = nsb_cgroup_create(&cgo, &lim, &cg, e);
+	r = nsb_cgroup_create(&cg_place, &lim, &cg, e);
 	if (r < 0 && !wanted && !cfg.require_cgroup && !cfg.cgroup_parent) {
 		fprintf(stderr,
 			"nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",

@@ -30,6 +30,10 @@
 #define NSB_PROFILE_MAX_NAME	  64u	/* group and syscall names, NUL included */
 #define NSB_PROFILE_MAX_CONDS	  6u	/* one per argument at most */
 
+#define NSB_SECCOMP_NONE     "none" /* the profile name that means "no filter" */
+#define NSB_PROFILE_NAME_MAX 64	    /* a profile name (not a path), NUL included */
+#define NSB_PROFILE_PATH_MAX 4096
+
 enum nsb_action_kind {
 	NSB_ACTION_ALLOW,
 	NSB_ACTION_ERRNO,
@@ -139,3 +143,17 @@ const struct nsb_group *nsb_profile_group(const struct nsb_profile *p, const cha
  * "errno 4000", "kill", "log", "trap").  Returns 0 or -ENAMETOOLONG.
  */
 int nsb_action_format(const struct nsb_action *a, char *buf, size_t size);
+
+/* ---- on the host (profile_find.c): files, not text ---- */
+
+/*
+ * Where the profile name_or_path lives.  A value containing '/' is a path and
+ * is used as is; anything else is a name looked up as NAME.profile in
+ * NSB_PROFILEDIR, then in NSB_SRCDIR "/seccomp-profiles".  Fills ret_path
+ * (size bytes) on success; -ENOENT with a hint listing the places looked in.
+ */
+int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, struct nsb_error *e);
+
+/* Open and parse the profile file at path; includes resolve next to the file
+ * that names them (nsbox-profile(5)). */
+int nsb_profile_load(const char *path, struct nsb_profile **ret, struct nsb_error *e);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errname.h"
 #include "error.h"
 
 #define NSB_RECORD_SCHEMA 1
@@ -150,8 +151,7 @@ void nsb_result_init(struct nsb_result *r);
 /* Stable string for a status ("exited", "signaled", ...); "unknown" out of range. */
 const char *nsb_status_name(enum nsb_status s);
 
-/* Symbolic name of an errno value, either sign ("ENOENT"); NULL for 0 or an unlisted number. */
-const char *nsb_errno_name(int err);
+/* nsb_errno_name(), the record's "errno_name", lives in errname.h. */
 
 /*
  * Serialize to one line of JSON terminated by '\n' (malloc'd, NUL-terminated).

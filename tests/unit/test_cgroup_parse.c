@@ -283,6 +283,7 @@ static void fake_cgroup(const char *rel, const char *avail, const char *enabled,
 }
 
 static struct nsb_cgroup_opts opts;
+static struct nsb_cgroup_place pl;
 static char mi_path[PATH_MAX + 32], pc_path[PATH_MAX + 32], pcs_path[PATH_MAX + 32];
 
 static void setup_tree(void)
@@ -319,14 +320,17 @@ Test(cgroup_tree, busy_own_cgroup_uses_its_parent)
 {
 	const char *names[] = {"memory", "pids", NULL};
 	struct nsb_error e = {0};
-	cr_assert(eq(int, nsb_cgroup_usable(&opts, names, &e), 0), "%s", e.message);
+	char up[PATH_MAX * 2];
+	cr_assert(eq(int, nsb_cgroup_place(&opts, names, &pl, &e), 0), "%s", e.message);
+	snprintf(up, sizeof(up), "%s/cg/user", tree);
+	cr_expect(eq(str, pl.parent, up));
 }
 
 Test(cgroup_tree, missing_controller_is_named)
 {
 	const char *names[] = {"memory", "cpu", NULL};
 	struct nsb_error e = {0};
-	cr_assert(lt(int, nsb_cgroup_usable(&opts, names, &e), 0));
+	cr_assert(lt(int, nsb_cgroup_place(&opts, names, &pl, &e), 0));
 	cr_expect(not(eq(ptr, strstr(e.message, "controller 'cpu' is not available"), NULL)), "%s",
 		  e.message);
 	cr_expect(not(eq(ptr, strstr(e.hint, "does not delegate 'cpu'"), NULL)), "%s", e.hint);
@@ -337,7 +341,7 @@ Test(cgroup_tree, v1_bound_controller_says_hybrid)
 {
 	const char *names[] = {"io", NULL};
 	struct nsb_error e = {0};
-	cr_assert(lt(int, nsb_cgroup_usable(&opts, names, &e), 0));
+	cr_assert(lt(int, nsb_cgroup_place(&opts, names, &pl, &e), 0));
 	cr_expect(not(eq(ptr, strstr(e.hint, "cgroup v1 hierarchy"), NULL)), "%s", e.hint);
 }
 
@@ -348,7 +352,7 @@ Test(cgroup_tree, parent_option_with_processes_is_refused)
 	struct nsb_error e = {0};
 	snprintf(p, sizeof(p), "%s/cg/user/session", tree);
 	opts.parent = p;
-	cr_assert(eq(int, nsb_cgroup_usable(&opts, names, &e), -EBUSY));
+	cr_assert(eq(int, nsb_cgroup_place(&opts, names, &pl, &e), -EBUSY));
 	cr_expect(not(eq(ptr, strstr(e.message, "it has processes"), NULL)), "%s", e.message);
 }
 
@@ -356,7 +360,7 @@ Test(cgroup_tree, parent_option_outside_mount_is_refused)
 {
 	struct nsb_error e = {0};
 	opts.parent = "/etc";
-	cr_assert(eq(int, nsb_cgroup_usable(&opts, NULL, &e), -EINVAL));
+	cr_assert(eq(int, nsb_cgroup_place(&opts, NULL, &pl, &e), -EINVAL));
 	cr_expect(not(eq(ptr, strstr(e.message, "not inside the cgroup2 mount"), NULL)), "%s",
 		  e.message);
 }
@@ -365,7 +369,7 @@ Test(cgroup_tree, no_cgroup2_mount)
 {
 	struct nsb_error e = {0};
 	put("mountinfo", "1 0 0:1 / / rw - ext4 /dev/x rw\n");
-	cr_assert(eq(int, nsb_cgroup_usable(&opts, NULL, &e), -ENOENT));
+	cr_assert(eq(int, nsb_cgroup_place(&opts, NULL, &pl, &e), -ENOENT));
 	cr_expect(not(eq(ptr, strstr(e.message, "no cgroup2 filesystem"), NULL)), "%s", e.message);
 }
 

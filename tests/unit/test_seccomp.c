@@ -28,7 +28,7 @@
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 
-#include "seccomp.h"
+#include "filter.h"
 
 #define EXPECT_STREQ(got, want)                                                  \
 	do {                                                                     \

@@ -88,8 +88,21 @@ static int gone(const char *path)
 static int create(const struct nsb_cgroup_limits *l, struct nsb_cgroup *cg, const char *check)
 {
 	struct nsb_cgroup_opts o = {.clean_stale = true};
+	const char *names[4];
+	size_t n = 0;
+	struct nsb_cgroup_place where;
 	struct nsb_error e = {0};
-	int r = nsb_cgroup_create(&o, l, cg, &e);
+	/* Placed for what the limits need, as the launcher does. */
+	if (l && l->memory_max)
+		names[n++] = "memory";
+	if (l && l->pids_max)
+		names[n++] = "pids";
+	if (l && l->cpu_quota_us)
+		names[n++] = "cpu";
+	names[n] = NULL;
+	int r = nsb_cgroup_place(&o, names, &where, &e);
+	if (r >= 0)
+		r = nsb_cgroup_create(&where, l, cg, &e);
 	if (r < 0)
 		result(check, 0, "create: %s (%s)", e.message, e.hint);
 	return r;
@@ -116,7 +129,8 @@ static void t_usable(void)
 {
 	const char *names[] = {"memory", "pids", "cpu", NULL};
 	struct nsb_error e = {0};
-	int r = nsb_cgroup_usable(NULL, names, &e);
+	struct nsb_cgroup_place where;
+	int r = nsb_cgroup_place(NULL, names, &where, &e);
 	result("usable", r == 0, "%s", r == 0 ? "memory pids cpu" : e.message);
 }
 

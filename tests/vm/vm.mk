@@ -39,10 +39,11 @@ check-vm-runner:
 
 # Static, so the image needs no libraries for it; only the module under test
 # and the error contract are linked.
-$(VM_CGTEST): tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/cgroup.h src/error.c src/error.h src/macro.h
+VM_CGTEST_SRCS := src/cgroup.c src/cgroup_place.c src/cgroup_file.c src/cgroup_parse.c src/error.c
+$(VM_CGTEST): tests/vm/cgtest.c $(VM_CGTEST_SRCS) src/cgroup.h src/cgroup_file.h src/error.h src/macro.h
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Isrc -static \
-		-o $@ tests/vm/cgtest.c src/cgroup.c src/cgroup_parse.c src/error.c
+		-o $@ tests/vm/cgtest.c $(VM_CGTEST_SRCS)
 
 check-vm: $(VM_NSBOX) $(VM_EXTRA) $(VM_CGTEST)
 	@missing=; for p in $(VM_DEPS_PKGS); do \

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Seccomp filters (supervisor compiles, init installs): a parsed profile to a
+ * BPF program with libseccomp, the unmapped-ids program, install, export.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,7 +17,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
-#include "seccomp.h"
+#include "filter.h"
 
 #define STAGE "seccomp"
 
@@ -21,142 +25,6 @@ static void seccomp_releasep(scmp_filter_ctx *ctx)
 {
 	if (*ctx)
 		seccomp_release(*ctx);
-}
-
-static void fclosep(FILE **f)
-{
-	if (*f)
-		fclose(*f);
-}
-
-/* ---- finding and reading profiles -------------------------------------- */
-
-static bool valid_profile_name(const char *s)
-{
-	size_t len = strlen(s);
-	/* A name never reaches outside the profile directories: no '/', no
-	 * leading '.', a short fixed alphabet. */
-	if (len == 0 || len >= NSB_PROFILE_NAME_MAX || s[0] == '.' || s[0] == '-')
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
-			return false;
-	return true;
-}
-
-static bool is_regular(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, struct nsb_error *e)
-{
-	/* The installed directory comes first: a binary built in a tree that
-	 * someone else can write must not prefer that tree's profiles to the
-	 * ones installed with it. */
-	static const char *const dirs[] = {NSB_PROFILEDIR, NSB_SRCDIR "/seccomp-profiles"};
-	char buf[NSB_PROFILE_PATH_MAX];
-
-	if (strchr(name_or_path, '/')) {
-		if (strlen(name_or_path) >= size)
-			return nsb_error_setx(e, ENAMETOOLONG, STAGE,
-					      "seccomp profile path is too long");
-		struct stat st;
-		if (stat(name_or_path, &st) < 0)
-			return nsb_error_set(e, errno, STAGE, "seccomp profile '%s'", name_or_path);
-		if (!S_ISREG(st.st_mode))
-			return nsb_error_setx(e, EINVAL, STAGE,
-					      "seccomp profile '%s': not a regular file",
-					      name_or_path);
-		memcpy(ret_path, name_or_path, strlen(name_or_path) + 1);
-		return 0;
-	}
-	if (!valid_profile_name(name_or_path)) {
-		nsb_error_setx(e, EINVAL, STAGE, "invalid seccomp profile name '%s'", name_or_path);
-		return nsb_error_hint(
-			e,
-			"a name uses letters, digits, '-', '_' and '.'; a path must contain '/' (e.g. ./%s)",
-			name_or_path);
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		int n = snprintf(buf, sizeof(buf), "%s/%s.profile", dirs[i], name_or_path);
-		if (n < 0 || (size_t)n >= sizeof(buf) || (size_t)n >= size)
-			continue;
-		if (is_regular(buf)) {
-			memcpy(ret_path, buf, (size_t)n + 1);
-			return 0;
-		}
-	}
-	nsb_error_setx(e, ENOENT, STAGE, "seccomp profile '%s' not found", name_or_path);
-	return nsb_error_hint(
-		e, "looked for %s.profile in %s and %s; '%s' or a path containing '/' also work",
-		name_or_path, dirs[0], dirs[1], NSB_SECCOMP_NONE);
-}
-
-/* Open a profile file without blocking on a FIFO or reading a device. */
-static int open_profile(const char *path, FILE **ret, struct nsb_error *e)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	struct stat st;
-
-	if (fd < 0)
-		return nsb_error_set(e, errno, STAGE, "open '%s'", path);
-	if (fstat(fd, &st) < 0)
-		return nsb_error_set(e, errno, STAGE, "stat '%s'", path);
-	if (!S_ISREG(st.st_mode))
-		return nsb_error_setx(e, EINVAL, STAGE, "'%s' is not a regular file", path);
-	FILE *f = fdopen(fd, "r");
-	if (!f)
-		return nsb_error_set(e, errno, STAGE, "open '%s'", path);
-	TAKE_FD(fd);
-	*ret = f;
-	return 0;
-}
-
-/* include NAME: a bare NAME is NAME.profile next to the including file; a
- * value with '/' is a path, relative to the including file's directory. */
-static int file_opener(const char *name, const char *from, void *userdata, FILE **ret_f,
-		       char **ret_path, struct nsb_error *e)
-{
-	char buf[NSB_PROFILE_PATH_MAX];
-	const char *slash = strrchr(from, '/');
-	int dirlen = slash ? (int)(slash - from) : 1;
-	const char *dir = slash ? from : ".";
-	int n;
-
-	if (name[0] == '/')
-		n = snprintf(buf, sizeof(buf), "%s", name);
-	else if (strchr(name, '/'))
-		n = snprintf(buf, sizeof(buf), "%.*s/%s", dirlen, dir, name);
-	else
-		n = snprintf(buf, sizeof(buf), "%.*s/%s.profile", dirlen, dir, name);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "path is too long");
-	_cleanup_free_ char *real = realpath(buf, NULL);
-	if (!real)
-		return nsb_error_set(e, errno, STAGE, "'%s'", buf);
-	FILE *f = NULL;
-	int r = open_profile(real, &f, e);
-	if (r < 0)
-		return r;
-	*ret_f = f;
-	*ret_path = TAKE_PTR(real);
-	return 0;
-}
-
-int nsb_profile_load(const char *path, struct nsb_profile **ret, struct nsb_error *e)
-{
-	/* Canonical paths make include cycles and repeats recognisable. */
-	_cleanup_free_ char *real = realpath(path, NULL);
-	if (!real)
-		return nsb_error_set(e, errno, STAGE, "seccomp profile '%s'", path);
-	_cleanup_(fclosep) FILE *f = NULL;
-	int r = open_profile(real, &f, e);
-	if (r < 0)
-		return r;
-	return nsb_profile_parse(f, real, file_opener, NULL, ret, e);
 }
 
 /* ---- compiling --------------------------------------------------------- */
@@ -208,34 +76,34 @@ static int export_to_memory(scmp_filter_ctx ctx, struct sock_filter **ret, size_
 {
 	_cleanup_close_ int fd = memfd_create("nsbox-seccomp", MFD_CLOEXEC);
 	if (fd < 0)
-		return nsb_error_set(e, errno, STAGE, "memfd_create");
+		return nsb_error_set(e, -errno, STAGE, "memfd_create");
 	int r = seccomp_export_bpf(ctx, fd);
 	if (r < 0)
 		return nsb_error_set(e, r, STAGE, "export the compiled filter");
 	off_t size = lseek(fd, 0, SEEK_END);
 	if (size < 0)
-		return nsb_error_set(e, errno, STAGE, "export the compiled filter");
+		return nsb_error_set(e, -errno, STAGE, "export the compiled filter");
 	if (size == 0 || size % (off_t)sizeof(struct sock_filter) != 0)
-		return nsb_error_setx(e, EIO, STAGE,
+		return nsb_error_setx(e, -EIO, STAGE,
 				      "compiled filter has an invalid size (%lld bytes)",
 				      (long long)size);
 	size_t n = (size_t)size / sizeof(struct sock_filter);
 	if (n > NSB_SECCOMP_MAX_INSNS) {
 		nsb_error_setx(
-			e, E2BIG, STAGE,
+			e, -E2BIG, STAGE,
 			"compiled filter has %zu instructions, the kernel accepts at most %d", n,
 			NSB_SECCOMP_MAX_INSNS);
 		return nsb_error_hint(e, "split large groups or use fewer argument conditions");
 	}
 	_cleanup_free_ struct sock_filter *insns = malloc((size_t)size);
 	if (!insns)
-		return nsb_error_set(e, ENOMEM, STAGE, "export the compiled filter");
+		return nsb_error_set(e, -ENOMEM, STAGE, "export the compiled filter");
 	for (size_t done = 0; done < (size_t)size;) {
 		ssize_t got = pread(fd, (char *)insns + done, (size_t)size - done, (off_t)done);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
-			return nsb_error_set(e, got < 0 ? errno : EIO, STAGE,
+			return nsb_error_set(e, got < 0 ? -errno : -EIO, STAGE,
 					     "read the compiled filter");
 		done += (size_t)got;
 	}
@@ -263,7 +131,7 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 	int r;
 
 	if (!ctx)
-		return nsb_error_setx(e, EINVAL, STAGE, "libseccomp refused the default action");
+		return nsb_error_setx(e, -EINVAL, STAGE, "libseccomp refused the default action");
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scmp_action(&badarch));
 	if (r < 0)
 		return nsb_error_set(e, r, STAGE, "set the bad-arch action");
@@ -487,7 +355,7 @@ int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct n
 		return 0;
 	_cleanup_free_ struct sock_filter *insns = calloc(NSB_SECCOMP_IDS_INSNS, sizeof(*insns));
 	if (!insns)
-		return nsb_error_set(e, ENOMEM, STAGE, "build the unmapped-ids filter");
+		return nsb_error_set(e, -ENOMEM, STAGE, "build the unmapped-ids filter");
 	int r = nsb_seccomp_ids_build(uid, gid, &b->ids_act, insns, NSB_SECCOMP_IDS_INSNS, &n);
 	if (r < 0)
 		return nsb_error_set(e, r, STAGE, "build the unmapped-ids filter of profile '%s'",
@@ -505,7 +373,7 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 	int r;
 
 	if (strlen(name_or_path) >= sizeof(b.profile))
-		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "seccomp profile name is too long");
+		return nsb_error_setx(e, -ENAMETOOLONG, STAGE, "seccomp profile name is too long");
 	/* "none" is only ever the literal name, never a file called none. */
 	if (strcmp(name_or_path, NSB_SECCOMP_NONE) == 0) {
 		b.none = true;
@@ -545,7 +413,7 @@ static int install_program(struct sock_filter *insns, size_t n, const char *what
 		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	if (r < 0) {
 		int err = errno;
-		nsb_error_set(e, err, STAGE, "install %sseccomp profile '%s'", what, b->profile);
+		nsb_error_set(e, -err, STAGE, "install %sseccomp profile '%s'", what, b->profile);
 		if (err == EACCES)
 			nsb_error_hint(
 				e,
@@ -562,11 +430,11 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 	if (b->none)
 		return 0;
 	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
-		return nsb_error_setx(e, EINVAL, STAGE, "no compiled seccomp program to install");
+		return nsb_error_setx(e, -EINVAL, STAGE, "no compiled seccomp program to install");
 	/* Asked for and not built is a failure, never a filter quietly left out. */
 	if (b->ids_action[0] && (!b->ids || b->n_ids == 0 || b->n_ids > NSB_SECCOMP_IDS_INSNS))
 		return nsb_error_setx(
-			e, EINVAL, STAGE,
+			e, -EINVAL, STAGE,
 			"the unmapped-ids filter of seccomp profile '%s' was not built",
 			b->profile);
 	/* First, so that the profile's program is the last one installed (see
@@ -582,7 +450,7 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 {
 	if (b->none || !b->insns)
-		return nsb_error_setx(e, EINVAL, STAGE,
+		return nsb_error_setx(e, -EINVAL, STAGE,
 				      "seccomp profile '%s' has no filter to export", b->profile);
 	const char *p = (const char *)b->insns;
 	size_t left = b->n_insns * sizeof(*b->insns);
@@ -591,7 +459,7 @@ int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return nsb_error_set(e, errno, STAGE, "write the compiled seccomp filter");
+			return nsb_error_set(e, -errno, STAGE, "write the compiled seccomp filter");
 		p += n;
 		left -= (size_t)n;
 	}

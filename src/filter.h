@@ -25,9 +25,6 @@
 #include "profile.h"
 #include "sha256.h"
 
-#define NSB_SECCOMP_NONE       "none" /* the profile name that means "no filter" */
-#define NSB_PROFILE_NAME_MAX   64     /* a profile name (not a path), NUL included */
-#define NSB_PROFILE_PATH_MAX   4096
 #define NSB_SECCOMP_ACTION_MAX 32
 #define NSB_SECCOMP_MAX_INSNS  4096 /* BPF_MAXINSNS: the kernel refuses longer programs */
 #define NSB_SECCOMP_IDS_INSNS  128  /* room for the unmapped-ids program (it needs 96) */
@@ -53,18 +50,6 @@ struct nsb_bpf {
 	struct sock_filter *ids; /* owned; NULL until bound */
 	size_t n_ids;
 };
-
-/*
- * Where the profile name_or_path lives.  A value containing '/' is a path and
- * is used as is; anything else is a name looked up as NAME.profile in
- * NSB_PROFILEDIR, then in NSB_SRCDIR "/seccomp-profiles".  Fills ret_path
- * (size bytes) on success; -ENOENT with a hint listing the places looked in.
- */
-int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, struct nsb_error *e);
-
-/* Open and parse the profile file at path; includes resolve next to the file
- * that names them (nsbox-profile(5)). */
-int nsb_profile_load(const char *path, struct nsb_profile **ret, struct nsb_error *e);
 
 /* Compile a parsed profile for the native architecture into ret (which the
  * caller releases with nsb_bpf_done).  profile/path are left empty. */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A bounded line reader for the configuration files nsbox parses (seccomp
+ * profiles today; gate policies read the same way).  Pure: it reads the FILE *
+ * it is handed.  The whole file is read first, so that a file over the limit
+ * is refused before any of it is interpreted; then lines come one at a time,
+ * each checked for length and for NUL bytes.  Positions are 1-based
+ * line:column of a byte, for "file:line:col: message" diagnostics.
+ *
+ *	struct nsb_lines lr;
+ *	r = nsb_lines_open(&lr, f, MAX_BYTES, MAX_LINE);  // -EFBIG: at lr.line:lr.col
+ *	while ((r = nsb_lines_next(&lr, buf)) > 0)        // buf: MAX_LINE + 1 bytes
+ *		parse(lr.line, buf);
+ *	nsb_lines_close(&lr);
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct nsb_lines {
+	char *text; /* owned: the whole file */
+	size_t len, pos, max_line;
+	unsigned line; /* the line nsb_lines_next() returned, or where an error is */
+	unsigned col;  /* where an error is */
+};
+
+/*
+ * Read all of f.  0, or -ENOMEM, -errno of a read error (-EIO when errno does
+ * not say), or -EFBIG when f holds more than max_bytes: then line:col is the
+ * first byte past the limit.  r is ready for nsb_lines_close() either way.
+ */
+int nsb_lines_open(struct nsb_lines *r, FILE *f, size_t max_bytes, size_t max_line);
+
+/*
+ * The next line, without its newline, NUL-terminated in buf (max_line + 1
+ * bytes); a last line without a newline counts, nothing after a final
+ * newline does.  1 for a line (numbered r->line), 0 at the end, -E2BIG for a
+ * line longer than max_line (col is max_line + 1), -EILSEQ for a NUL byte
+ * (col is the byte's).  A too long line is reported even when it also holds
+ * a NUL byte.
+ */
+int nsb_lines_next(struct nsb_lines *r, char *buf);
+
+void nsb_lines_close(struct nsb_lines *r);
