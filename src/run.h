@@ -48,7 +48,10 @@ struct nsb_run {
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 };
 
-/* Reset *run for cfg (which main fills afterwards, before any other call). */
+/*
+ * Set up *run for cfg (which main fills afterwards, before any other call).
+ * *run must be zero-filled already: a static or calloc'ed object.
+ */
 void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg);
 
 /* Record a failure that nothing ran because of (status usage_error or setup_failed). */
