@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
+#include "cgroup.h"
 #include "limitplan.h"
+
+/* Every --cpus the command line accepts has a quota: cli.c's ceiling is the
+ * binding one. */
+_Static_assert(NSB_MAX_CPUS_MILLI / 1000 <= NSB_CGROUP_CPUS_MAX,
+	       "--cpus accepts more CPUs than a cpu.max quota may hold");
 
 const char *nsb_via_name(enum nsb_via v)
 {
@@ -51,6 +59,24 @@ static void decide_default_pids(const struct nsb_config *c, const struct nsb_lim
 	l->pids_via = NSB_VIA_RLIMIT;
 }
 
+/*
+ * --cpus (thousandths of a CPU, as cli.c parsed it) to a cpu.max quota for
+ * the default period, by the unit-tested nsb_cgroup_cpus_to_quota.
+ */
+static int cpu_quota(uint64_t cpus_milli, uint64_t *ret_quota_us, struct nsb_error *e)
+{
+	char fraction[32];
+	int r;
+
+	snprintf(fraction, sizeof(fraction), "%" PRIu64 ".%03" PRIu64, cpus_milli / 1000,
+		 cpus_milli % 1000);
+	r = nsb_cgroup_cpus_to_quota(fraction, NSB_CGROUP_PERIOD_US_DEFAULT, ret_quota_us);
+	if (r < 0)
+		return nsb_error_setx(e, -r, "limits", "--cpus %s: no cpu.max quota for it",
+				      fraction);
+	return 0;
+}
+
 int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *h,
 		      struct nsb_limits *ret, struct nsb_error *e)
 {
@@ -60,12 +86,18 @@ int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *
 		.memory = c->memory,
 		.pids = pids,
 		.cpus_milli = c->cpus_milli,
+		.cpu_period_us = NSB_CGROUP_PERIOD_US_DEFAULT,
 	};
 	bool wanted = c->memory || pids || c->cpus_milli;
 	const char *why = h->why_not && *h->why_not ? h->why_not : "cgroup v2 is not usable";
 
 	if (unlimited)
 		l.pids_unenforced = "lifted by --pids unlimited";
+	if (c->cpus_milli) {
+		int r = cpu_quota(c->cpus_milli, &l.cpu_quota_us, e);
+		if (r < 0)
+			return r;
+	}
 
 	if (h->cgroup_ok) {
 		l.use_cgroup = true;

@@ -36,6 +36,8 @@ struct nsb_limits {
 	bool pids_default;	     /* nsbox's default, not asked for */
 	const char *pids_unenforced; /* static text: why no pids limit is enforced, or NULL */
 	uint64_t cpus_milli;
+	uint64_t cpu_quota_us;	/* cpu.max for cpus_milli; 0 without --cpus */
+	uint64_t cpu_period_us; /* NSB_CGROUP_PERIOD_US_DEFAULT */
 	enum nsb_via cpus_via;
 	bool use_cgroup; /* a cgroup is created for this run */
 };
@@ -55,7 +57,8 @@ struct nsb_limits_host {
 /*
  * Decide (pure).  Fails (stage "limits") when a limit that was asked for
  * cannot be enforced at all, or a fallback is needed and --require-cgroup
- * forbids it; never because of the default.
+ * forbids it; never because of the default.  The CPU quota is computed here,
+ * once, for the cgroup and the record alike.
  */
 int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *h,
 		      struct nsb_limits *ret, struct nsb_error *e);

@@ -8,7 +8,7 @@
  *
  * The result is a flat list of rules, one per syscall, groups already
  * expanded, each remembering where it was written so that later stages
- * (seccomp.c) can point at the line too.
+ * (filter.c) can point at the line too.
  */
 #pragma once
 
@@ -94,7 +94,7 @@ struct nsb_profile {
 	bool has_badarch; /* false: the compiler's built-in choice */
 	struct nsb_action badarch_action;
 	/* `unmapped-ids ACTION`: chown and set*id calls naming an id other
-	 * than the caller's own (or -1) get this action (seccomp.c builds the
+	 * than the caller's own (or -1) get this action (filter.c builds the
 	 * filter from the caller's ids).  false: no such filter. */
 	bool has_unmapped_ids;
 	struct nsb_action unmapped_ids_action;
