@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The front gate as the supervisor runs it: effective policy, roots, verdict, --check. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -6,7 +7,6 @@
 #include <unistd.h>
 
 #include "front.h"
-#include "gate_internal.h"
 #include "json.h"
 #include "policy.h"
 #include "seccomp.h"

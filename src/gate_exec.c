@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gate_internal.h"
+#include "gate_rules.h"
 #include "macro.h"
 
 /*

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gate_internal.h"
+#include "gate_fs.h"
 #include "plan.h" /* NSB_SANDBOX_PATH */
 
 static int host_realpath(void *ud, const char *path, char *out, size_t outsz)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gate.h"
+#include "result.h"
 #include "unit.h"
 
 /* ---- the fake filesystem ---------------------------------------------- */
@@ -909,7 +910,7 @@ Test(gate, policy_entries_are_validated)
 	cr_expect(eq(int, nsb_gate_policy_deny_exec(&p, "x"), 0));
 	cr_expect(eq(sz, p.n_deny_exec, 1));
 	char name[16];
-	for (int i = 1; i < NSB_GATE_MAX_NAMES; i++) {
+	for (int i = 1; i < NSB_MAX_GATE_OPTS; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		cr_assert(eq(int, nsb_gate_policy_deny_exec(&p, name), 0));
 	}
