@@ -84,6 +84,108 @@ static bool adjustment(const char *a)
 	return *p == '\0';
 }
 
+/*
+ * One --long option at argv[*i]: *i moves past it (and its value).  True
+ * when the parse ends here, with r saying why.
+ */
+static bool parse_long(const struct optspec *o, char *const *argv, int *i, int e, struct parsed *r)
+{
+	const char *a = argv[*i];
+	const char *eq = strchr(a, '=');
+	size_t n = eq ? (size_t)(eq - a) : strlen(a);
+	bool next = !eq && *i + 1 < e;
+
+	if (in_list(o->long_code, a, n)) {
+		r->code_idx = *i;
+		return true;
+	}
+	if (in_list(o->long_refuse, a, n)) {
+		r->refuse_idx = *i;
+		return true;
+	}
+	if (o->strict && (in_list(L("--help", "--version"), a, n))) {
+		r->noexec = true;
+		return true;
+	}
+	if (in_list(o->long_file, a, n)) {
+		r->has_file = true;
+		*i += next ? 2 : 1;
+	} else if (in_list(o->long_arg, a, n)) {
+		*i += next ? 2 : 1;
+	} else if (in_list(o->long_optrest, a, n)) {
+		if (strncmp(a, "--replace", n) == 0)
+			r->replace = eq ? eq + 1 : "{}";
+		(*i)++;
+	} else if (in_list(o->long_flag, a, n) || !o->strict) {
+		(*i)++;
+	} else {
+		r->unknown_idx = *i;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * One cluster of short options at argv[*i] ("-xvf FILE", "+x"): *i moves
+ * past it (and a value taken from the next argument).  True when the parse
+ * ends here, with r saying why.
+ */
+static bool parse_cluster(const struct optspec *o, char *const *argv, int *i, int e,
+			  struct parsed *r)
+{
+	const char *a = argv[*i];
+	int idx = *i;
+
+	for (const char *p = a + 1; *p; p++) {
+		char ch = *p;
+		const char *val = p[1] ? p + 1 : (*i + 1 < e ? argv[*i + 1] : NULL);
+		bool glued = p[1] != '\0';
+		if (has(o->code, ch) || has(o->codeflag, ch)) {
+			r->code_idx = idx;
+			return true;
+		}
+		if (has(o->refuse, ch)) {
+			r->refuse_idx = idx;
+			return true;
+		}
+		if (has(o->noexec, ch)) {
+			r->noexec = true;
+			return true;
+		}
+		if (has(o->arg, ch) || has(o->file, ch) || has(o->stop, ch)) {
+			if (has(o->file, ch))
+				r->has_file = true;
+			if (ch == 'I' && o->optrest && has(o->optrest, 'i'))
+				r->replace = val; /* xargs -I REPL */
+			if (!glued && val)
+				(*i)++;
+			if (has(o->stop, ch)) {
+				r->stop_idx = *i;
+				r->stop_value = val;
+				r->first = *i + 1;
+				return true;
+			}
+			break;
+		}
+		if (has(o->optrest, ch)) {
+			if (ch == 'i' && has(o->arg, 'I'))
+				r->replace = glued ? p + 1 : "{}"; /* xargs -i[R] */
+			break;
+		}
+		if (has(o->digits, ch)) {
+			while (isxdigit((unsigned char)p[1]) || p[1] == 'x')
+				p++;
+			continue;
+		}
+		if (o->strict && !has(o->flags, ch)) {
+			r->unknown_idx = idx;
+			return true;
+		}
+	}
+	(*i)++;
+	return false;
+}
+
 /* Parse the options of argv[s+1..e): returns the first operand and findings. */
 static void parse_opts(const struct optspec *o, char *const *argv, int s, int e, struct parsed *ret)
 {
@@ -101,84 +203,13 @@ static void parse_opts(const struct optspec *o, char *const *argv, int s, int e,
 			continue;
 		}
 		if (a[0] == '-' && a[1] == '-') {
-			const char *eq = strchr(a, '=');
-			size_t n = eq ? (size_t)(eq - a) : strlen(a);
-			bool next = !eq && i + 1 < e;
-			if (in_list(o->long_code, a, n)) {
-				r.code_idx = i;
+			if (parse_long(o, argv, &i, e, &r))
 				goto out;
-			} else if (in_list(o->long_refuse, a, n)) {
-				r.refuse_idx = i;
-				goto out;
-			} else if (o->strict && (in_list(L("--help", "--version"), a, n))) {
-				r.noexec = true;
-				goto out;
-			} else if (in_list(o->long_file, a, n)) {
-				r.has_file = true;
-				i += next ? 2 : 1;
-			} else if (in_list(o->long_arg, a, n)) {
-				i += next ? 2 : 1;
-			} else if (in_list(o->long_optrest, a, n)) {
-				if (strncmp(a, "--replace", n) == 0)
-					r.replace = eq ? eq + 1 : "{}";
-				i++;
-			} else if (in_list(o->long_flag, a, n) || !o->strict) {
-				i++;
-			} else {
-				r.unknown_idx = i;
-				goto out;
-			}
 			continue;
 		}
 		if ((a[0] == '-' || (o->plus && a[0] == '+')) && a[1] != '\0') {
-			int idx = i;
-			for (const char *p = a + 1; *p; p++) {
-				char ch = *p;
-				const char *val = p[1] ? p + 1 : (i + 1 < e ? argv[i + 1] : NULL);
-				bool glued = p[1] != '\0';
-				if (has(o->code, ch) || has(o->codeflag, ch)) {
-					r.code_idx = idx;
-					goto out;
-				}
-				if (has(o->refuse, ch)) {
-					r.refuse_idx = idx;
-					goto out;
-				}
-				if (has(o->noexec, ch)) {
-					r.noexec = true;
-					goto out;
-				}
-				if (has(o->arg, ch) || has(o->file, ch) || has(o->stop, ch)) {
-					if (has(o->file, ch))
-						r.has_file = true;
-					if (ch == 'I' && o->optrest && has(o->optrest, 'i'))
-						r.replace = val; /* xargs -I REPL */
-					if (!glued && val)
-						i++;
-					if (has(o->stop, ch)) {
-						r.stop_idx = i;
-						r.stop_value = val;
-						r.first = i + 1;
-						goto out;
-					}
-					break;
-				}
-				if (has(o->optrest, ch)) {
-					if (ch == 'i' && has(o->arg, 'I'))
-						r.replace = glued ? p + 1 : "{}"; /* xargs -i[R] */
-					break;
-				}
-				if (has(o->digits, ch)) {
-					while (isxdigit((unsigned char)p[1]) || p[1] == 'x')
-						p++;
-					continue;
-				}
-				if (o->strict && !has(o->flags, ch)) {
-					r.unknown_idx = idx;
-					goto out;
-				}
-			}
-			i++;
+			if (parse_cluster(o, argv, &i, e, &r))
+				goto out;
 			continue;
 		}
 		if (o->dash_is_opt && strcmp(a, "-") == 0) {

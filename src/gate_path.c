@@ -104,6 +104,58 @@ static bool looks_like_path(struct nsb_gate_ctx *c, const char *s)
 }
 
 /*
+ * Resolve the longest existing prefix of host (a candidate mapped to the
+ * host) into real; *ret_cut is where the missing tail starts (host +
+ * *ret_cut).  Returns 1 when candidate s of argv[idx] is refused on the way:
+ * a dangling symlink, a loop, too many missing components, an error.
+ */
+static int resolve_prefix(struct nsb_gate_ctx *c, int idx, const char *s, char *host, char *real,
+			  size_t realsz, size_t *ret_cut)
+{
+	/* host[0..cut) is the prefix being tried; host+cut the missing tail. */
+	size_t cut = strlen(host);
+	for (int step = 0;; step++) {
+		if (step >= MAX_STEPS_PER_PATH)
+			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, host,
+					   "has too many missing components to judge");
+		char saved = host[cut];
+		host[cut] = '\0';
+		int r = c->in->fs->realpath(c->in->fs->ud, host, real, realsz);
+		if (r == -ENOENT || r == -ENOTDIR) {
+			int k = c->in->fs->lstat_kind(c->in->fs->ud, host);
+			if (k == NSB_FS_SYMLINK) {
+				host[cut] = saved;
+				/* its target is missing: where it would land cannot be
+				 * checked, and a writer would create it there */
+				return refuse_path(c, idx, NSB_RULE_PATH_SYMLINK_ESC, s, host,
+						   "goes through a dangling symlink whose target "
+						   "cannot be checked");
+			}
+		} else if (r == -ELOOP) {
+			host[cut] = saved;
+			return refuse_path(c, idx, NSB_RULE_PATH_SYMLINK_ESC, s, host,
+					   "goes through a symlink loop");
+		}
+		host[cut] = saved;
+		if (r == 0) {
+			*ret_cut = cut;
+			return 0;
+		}
+		if (r != -ENOENT && r != -ENOTDIR)
+			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, host,
+					   "cannot be resolved");
+		if (cut <= 1)
+			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, host,
+					   "cannot be resolved");
+		/* drop the last component of the prefix: its tail is missing */
+		size_t k = cut;
+		while (k > 0 && host[k - 1] != '/')
+			k--;
+		cut = k <= 1 ? 1 : k - 1;
+	}
+}
+
+/*
  * Judge one path candidate s taken from argv[idx].  Returns 1 when refused.
  * realpath semantics: symlinks followed, relative to the inside working
  * directory; a missing tail is judged by the longest existing prefix with
@@ -149,45 +201,9 @@ static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
 	if (nsb_gate_map_host(c->in, abs, host, sizeof(host)) < 0)
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, "", "is too long to resolve");
 
-	/* host[0..cut) is the prefix being tried; host+cut the missing tail. */
-	size_t cut = strlen(host);
-	for (int step = 0;; step++) {
-		if (step >= MAX_STEPS_PER_PATH)
-			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, host,
-					   "has too many missing components to judge");
-		char saved = host[cut];
-		host[cut] = '\0';
-		int r = c->in->fs->realpath(c->in->fs->ud, host, real, sizeof(real));
-		if (r == -ENOENT || r == -ENOTDIR) {
-			int k = c->in->fs->lstat_kind(c->in->fs->ud, host);
-			if (k == NSB_FS_SYMLINK) {
-				host[cut] = saved;
-				/* its target is missing: where it would land cannot be
-				 * checked, and a writer would create it there */
-				return refuse_path(c, idx, NSB_RULE_PATH_SYMLINK_ESC, s, host,
-						   "goes through a dangling symlink whose target "
-						   "cannot be checked");
-			}
-		} else if (r == -ELOOP) {
-			host[cut] = saved;
-			return refuse_path(c, idx, NSB_RULE_PATH_SYMLINK_ESC, s, host,
-					   "goes through a symlink loop");
-		}
-		host[cut] = saved;
-		if (r == 0)
-			break;
-		if (r != -ENOENT && r != -ENOTDIR)
-			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, host,
-					   "cannot be resolved");
-		if (cut <= 1)
-			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, host,
-					   "cannot be resolved");
-		/* drop the last component of the prefix: its tail is missing */
-		size_t k = cut;
-		while (k > 0 && host[k - 1] != '/')
-			k--;
-		cut = k <= 1 ? 1 : k - 1;
-	}
+	size_t cut = 0;
+	if (resolve_prefix(c, idx, s, host, real, sizeof(real), &cut))
+		return 1;
 
 	n = snprintf(abs, sizeof(abs), "%s/%s", real, host + cut);
 	if (n < 0 || (size_t)n >= sizeof(abs) ||
