@@ -17,6 +17,7 @@
  *   gate_policy   the policy's storage (deny/allow lists, switches)
  *   gate_input    input, fs ops, verdict; inside -> host path mapping
  *   gate_ctx      one judgement in progress: refuse, text
+ *   gate_opts     the option syntax of wrappers and interpreters
  *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h)
  *   gate          the verdict: validates the input, orders the rules
  *   gate_fs       the real filesystem behind struct nsb_fs_ops (impure)
