@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The front gate as the supervisor runs it: effective policy, roots, verdict, --check. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -6,7 +7,6 @@
 #include <unistd.h>
 
 #include "front.h"
-#include "gate_internal.h"
 #include "json.h"
 #include "policy.h"
 #include "filter.h"
@@ -194,6 +194,90 @@ static void put_limit(struct nsb_json *j, const char *k, uint64_t v, enum nsb_vi
 	nsb_json_end_object(j);
 }
 
+static void put_mounts(struct nsb_json *j, const struct nsb_plan *p)
+{
+	nsb_json_key(j, "mounts");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < p->n_ops; i++) {
+		const struct nsb_mount_op *op = &p->ops[i];
+		nsb_json_begin_object(j);
+		put_str(j, "kind", op_kind(op));
+		put_str(j, "source", op->src[0] ? op->src : NULL);
+		put_str(j, "dest", op->dest);
+		put_bool(j, "readonly",
+			 op->kind == NSB_OP_BIND || op->kind == NSB_OP_SYSLINK ? op->readonly
+									       : false);
+		put_bool(j, "optional", op->optional);
+		if (op->kind == NSB_OP_TMPFS || op->kind == NSB_OP_DEV)
+			put_u64(j, "size", op->size);
+		nsb_json_end_object(j);
+	}
+	nsb_json_end_array(j);
+}
+
+static void put_limits(struct nsb_json *j, const struct nsb_config *c, const struct nsb_plan *p)
+{
+	nsb_json_key(j, "limits");
+	nsb_json_begin_object(j);
+	put_limit(j, "memory", p->limits.memory, p->limits.memory_via);
+	put_limit(j, "pids", p->limits.pids, p->limits.pids_via);
+	put_limit(j, "millicpus", p->limits.cpus_milli, p->limits.cpus_via);
+	nsb_json_key(j, "timeout_ms");
+	if (c->timeout_ms)
+		nsb_json_uint(j, c->timeout_ms);
+	else
+		nsb_json_null(j);
+	put_u64(j, "kill_after_ms", c->kill_after_ms);
+	nsb_json_key(j, "max_output");
+	if (c->has_max_output)
+		nsb_json_uint(j, c->max_output);
+	else
+		nsb_json_null(j);
+	put_bool(j, "capture", c->capture);
+	put_u64(j, "tmp_size", p->tmp_size);
+	nsb_json_end_object(j);
+}
+
+static void put_seccomp(struct nsb_json *j, const struct nsb_bpf *bpf)
+{
+	nsb_json_key(j, "seccomp");
+	nsb_json_begin_object(j);
+	put_str(j, "profile", bpf->none ? NSB_SECCOMP_NONE : bpf->profile);
+	put_str(j, "sha256", bpf->none ? NULL : bpf->sha256);
+	put_str(j, "default_action", bpf->none ? NULL : bpf->default_action);
+	put_str(j, "unmapped_ids", bpf->none || !bpf->ids_action[0] ? NULL : bpf->ids_action);
+	nsb_json_end_object(j);
+}
+
+static void put_gate(struct nsb_json *j, const struct nsb_front *f)
+{
+	const struct nsb_gate_verdict *v = &f->verdict;
+
+	nsb_json_key(j, "gate");
+	nsb_json_begin_object(j);
+	put_bool(j, "allowed", v->allowed);
+	put_str(j, "rule", v->rule);
+	nsb_json_key(j, "argv_index");
+	if (v->allowed)
+		nsb_json_null(j);
+	else
+		nsb_json_int(j, v->argv_index);
+	put_str(j, "token", v->allowed ? NULL : v->token);
+	put_str(j, "resolved", v->resolved[0] ? v->resolved : NULL);
+	put_str(j, "reason", v->allowed ? NULL : v->reason);
+	put_str(j, "hint", v->allowed ? NULL : v->hint);
+	nsb_json_key(j, "policy");
+	nsb_json_begin_object(j);
+	put_str(j, "source", f->policy_source);
+	put_strv(j, "deny_exec", f->policy.deny_exec, f->policy.n_deny_exec);
+	put_strv(j, "allow_exec", f->policy.allow_exec, f->policy.n_allow_exec);
+	put_bool(j, "allow_inline_code", f->policy.allow_inline_code);
+	put_bool(j, "allow_metachar", f->policy.allow_metachar);
+	put_strv(j, "allow_path", f->policy.allow_path, f->policy.n_allow_path);
+	nsb_json_end_object(j);
+	nsb_json_end_object(j);
+}
+
 int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
 			 const struct nsb_front *f, const struct nsb_bpf *bpf)
 {
@@ -223,80 +307,15 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	put_str(&j, "cwd", p->cwd);
 	put_str(&j, "project", p->project[0] ? p->project : NULL);
 
-	nsb_json_key(&j, "mounts");
-	nsb_json_begin_array(&j);
-	for (size_t i = 0; i < p->n_ops; i++) {
-		const struct nsb_mount_op *op = &p->ops[i];
-		nsb_json_begin_object(&j);
-		put_str(&j, "kind", op_kind(op));
-		put_str(&j, "source", op->src[0] ? op->src : NULL);
-		put_str(&j, "dest", op->dest);
-		put_bool(&j, "readonly",
-			 op->kind == NSB_OP_BIND || op->kind == NSB_OP_SYSLINK ? op->readonly
-									       : false);
-		put_bool(&j, "optional", op->optional);
-		if (op->kind == NSB_OP_TMPFS || op->kind == NSB_OP_DEV)
-			put_u64(&j, "size", op->size);
-		nsb_json_end_object(&j);
-	}
-	nsb_json_end_array(&j);
+	put_mounts(&j, p);
 
 	put_strv(&j, "env", p->envp, p->n_envp);
 	put_str(&j, "network", p->share_net ? "host" : "none");
 	put_str(&j, "hostname", p->hostname);
 
-	nsb_json_key(&j, "limits");
-	nsb_json_begin_object(&j);
-	put_limit(&j, "memory", p->limits.memory, p->limits.memory_via);
-	put_limit(&j, "pids", p->limits.pids, p->limits.pids_via);
-	put_limit(&j, "millicpus", p->limits.cpus_milli, p->limits.cpus_via);
-	nsb_json_key(&j, "timeout_ms");
-	if (c->timeout_ms)
-		nsb_json_uint(&j, c->timeout_ms);
-	else
-		nsb_json_null(&j);
-	put_u64(&j, "kill_after_ms", c->kill_after_ms);
-	nsb_json_key(&j, "max_output");
-	if (c->has_max_output)
-		nsb_json_uint(&j, c->max_output);
-	else
-		nsb_json_null(&j);
-	put_bool(&j, "capture", c->capture);
-	put_u64(&j, "tmp_size", p->tmp_size);
-	nsb_json_end_object(&j);
-
-	nsb_json_key(&j, "seccomp");
-	nsb_json_begin_object(&j);
-	put_str(&j, "profile", bpf->none ? NSB_SECCOMP_NONE : bpf->profile);
-	put_str(&j, "sha256", bpf->none ? NULL : bpf->sha256);
-	put_str(&j, "default_action", bpf->none ? NULL : bpf->default_action);
-	put_str(&j, "unmapped_ids", bpf->none || !bpf->ids_action[0] ? NULL : bpf->ids_action);
-	nsb_json_end_object(&j);
-
-	nsb_json_key(&j, "gate");
-	nsb_json_begin_object(&j);
-	put_bool(&j, "allowed", v->allowed);
-	put_str(&j, "rule", v->rule);
-	nsb_json_key(&j, "argv_index");
-	if (v->allowed)
-		nsb_json_null(&j);
-	else
-		nsb_json_int(&j, v->argv_index);
-	put_str(&j, "token", v->allowed ? NULL : v->token);
-	put_str(&j, "resolved", v->resolved[0] ? v->resolved : NULL);
-	put_str(&j, "reason", v->allowed ? NULL : v->reason);
-	put_str(&j, "hint", v->allowed ? NULL : v->hint);
-	nsb_json_key(&j, "policy");
-	nsb_json_begin_object(&j);
-	put_str(&j, "source", f->policy_source);
-	put_strv(&j, "deny_exec", f->policy.deny_exec, f->policy.n_deny_exec);
-	put_strv(&j, "allow_exec", f->policy.allow_exec, f->policy.n_allow_exec);
-	put_bool(&j, "allow_inline_code", f->policy.allow_inline_code);
-	put_bool(&j, "allow_metachar", f->policy.allow_metachar);
-	put_strv(&j, "allow_path", f->policy.allow_path, f->policy.n_allow_path);
-	nsb_json_end_object(&j);
-	nsb_json_end_object(&j);
-
+	put_limits(&j, c, p);
+	put_seccomp(&j, bpf);
+	put_gate(&j, f);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	r = nsb_json_finish(&j, &buf, &len);

@@ -13,184 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gate_internal.h"
+#include "gate_opts.h"
+#include "gate_rules.h"
 #include "macro.h"
-
-/*
- * How each option behaves.  Short letters not listed are plain flags for an
- * interpreter and a refusal for a strict wrapper (an unknown option might
- * take a value, and then the command it runs is not where we think).
- */
-struct optspec {
-	const char *arg;      /* takes a value: the rest of the cluster or the next argument */
-	const char *optrest;  /* optional value glued to the letter (the rest of the cluster) */
-	const char *digits;   /* optional digits glued to the letter (perl -0777) */
-	const char *code;     /* the value is program text (perl -e CODE) */
-	const char *codeflag; /* a flag that turns the first operand into program text (sh -c) */
-	const char *file;     /* the value is a program file (awk -f FILE) */
-	const char *stop;     /* the value ends the options (python -m MOD) */
-	const char *refuse;   /* wrapper options the gate cannot see through (env -S) */
-	const char *noexec;   /* the tool then runs no command (command -v) */
-	const char *flags;    /* known plain flags (needed by strict wrappers) */
-	const char *const *long_arg;	 /* --opt=V or --opt V */
-	const char *const *long_optrest; /* --opt or --opt=V */
-	const char *const *long_flag;
-	const char *const *long_code;
-	const char *const *long_file;
-	const char *const *long_refuse;
-	bool strict;	  /* wrapper: unknown options are refused */
-	bool plus;	  /* '+' also starts a cluster (sh +x) */
-	bool dash_is_opt; /* a lone "-" is an option (env -) */
-	bool adjustment;  /* -N, --N, -+N are options (nice) */
-};
-
-struct parsed {
-	int first;	/* first operand (== end when none) */
-	int code_idx;	/* argument that passes program text, or -1 */
-	int refuse_idx; /* argument the wrapper cannot be seen through, or -1 */
-	int unknown_idx;
-	bool has_file;
-	bool noexec;
-	int stop_idx; /* argument holding the -m value, or -1 */
-	const char *stop_value;
-	const char *replace; /* xargs -I/-i/--replace value */
-};
-
-#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static bool in_list(const char *const *list, const char *s, size_t n)
-{
-	for (; list && *list; list++)
-		if (strlen(*list) == n && strncmp(*list, s, n) == 0)
-			return true;
-	return false;
-}
-
-static bool has(const char *set, char ch)
-{
-	return set && ch && strchr(set, ch);
-}
-
-static bool adjustment(const char *a)
-{
-	/* -N, --N, -+N: nice's historical adjustment syntax */
-	const char *p = a + 1;
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return *p == '\0';
-}
-
-/* Parse the options of argv[s+1..e): returns the first operand and findings. */
-static void parse_opts(const struct optspec *o, char *const *argv, int s, int e, struct parsed *ret)
-{
-	struct parsed r = {
-		.first = e, .code_idx = -1, .refuse_idx = -1, .unknown_idx = -1, .stop_idx = -1};
-	int i = s + 1;
-	while (i < e) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (o->adjustment && a[0] == '-' && adjustment(a)) {
-			i++;
-			continue;
-		}
-		if (a[0] == '-' && a[1] == '-') {
-			const char *eq = strchr(a, '=');
-			size_t n = eq ? (size_t)(eq - a) : strlen(a);
-			bool next = !eq && i + 1 < e;
-			if (in_list(o->long_code, a, n)) {
-				r.code_idx = i;
-				goto out;
-			} else if (in_list(o->long_refuse, a, n)) {
-				r.refuse_idx = i;
-				goto out;
-			} else if (o->strict && (in_list(L("--help", "--version"), a, n))) {
-				r.noexec = true;
-				goto out;
-			} else if (in_list(o->long_file, a, n)) {
-				r.has_file = true;
-				i += next ? 2 : 1;
-			} else if (in_list(o->long_arg, a, n)) {
-				i += next ? 2 : 1;
-			} else if (in_list(o->long_optrest, a, n)) {
-				if (strncmp(a, "--replace", n) == 0)
-					r.replace = eq ? eq + 1 : "{}";
-				i++;
-			} else if (in_list(o->long_flag, a, n) || !o->strict) {
-				i++;
-			} else {
-				r.unknown_idx = i;
-				goto out;
-			}
-			continue;
-		}
-		if ((a[0] == '-' || (o->plus && a[0] == '+')) && a[1] != '\0') {
-			int idx = i;
-			for (const char *p = a + 1; *p; p++) {
-				char ch = *p;
-				const char *val = p[1] ? p + 1 : (i + 1 < e ? argv[i + 1] : NULL);
-				bool glued = p[1] != '\0';
-				if (has(o->code, ch) || has(o->codeflag, ch)) {
-					r.code_idx = idx;
-					goto out;
-				}
-				if (has(o->refuse, ch)) {
-					r.refuse_idx = idx;
-					goto out;
-				}
-				if (has(o->noexec, ch)) {
-					r.noexec = true;
-					goto out;
-				}
-				if (has(o->arg, ch) || has(o->file, ch) || has(o->stop, ch)) {
-					if (has(o->file, ch))
-						r.has_file = true;
-					if (ch == 'I' && o->optrest && has(o->optrest, 'i'))
-						r.replace = val; /* xargs -I REPL */
-					if (!glued && val)
-						i++;
-					if (has(o->stop, ch)) {
-						r.stop_idx = i;
-						r.stop_value = val;
-						r.first = i + 1;
-						goto out;
-					}
-					break;
-				}
-				if (has(o->optrest, ch)) {
-					if (ch == 'i' && has(o->arg, 'I'))
-						r.replace = glued ? p + 1 : "{}"; /* xargs -i[R] */
-					break;
-				}
-				if (has(o->digits, ch)) {
-					while (isxdigit((unsigned char)p[1]) || p[1] == 'x')
-						p++;
-					continue;
-				}
-				if (o->strict && !has(o->flags, ch)) {
-					r.unknown_idx = idx;
-					goto out;
-				}
-			}
-			i++;
-			continue;
-		}
-		if (o->dash_is_opt && strcmp(a, "-") == 0) {
-			i++;
-			continue;
-		}
-		break;
-	}
-	r.first = i;
-out:
-	*ret = r;
-}
 
 /* ---- tables --------------------------------------------------------- */
 
@@ -533,7 +358,7 @@ static int run_wrapper(struct nsb_gate_ctx *c, const struct wrapper *w, int s, i
 		return check_cmd(c, s + 1, e, depth + 1, nsb_gate_basename(argv[s + 1]));
 	}
 
-	parse_opts(&w->o, argv, s, e, &po);
+	nsb_gate_parse_opts(&w->o, argv, s, e, &po);
 	if (po.refuse_idx >= 0)
 		return refuse_wrapper(c, po.refuse_idx, w->name,
 				      "this option hides the command that runs");
@@ -562,7 +387,7 @@ static int check_interp(struct nsb_gate_ctx *c, const struct interp *ip, int s, 
 	char *const *argv = c->in->argv;
 	struct parsed po;
 
-	parse_opts(&ip->o, argv, s, e, &po);
+	nsb_gate_parse_opts(&ip->o, argv, s, e, &po);
 	if (po.code_idx >= 0)
 		return refuse_inline(c, po.code_idx, name, "program text");
 	switch (ip->kind) {
@@ -579,7 +404,7 @@ static int check_interp(struct nsb_gate_ctx *c, const struct interp *ip, int s, 
 		if (po.first < e && strcmp(argv[po.first], "eval") == 0)
 			return refuse_inline(c, po.first, name, "program text");
 		if (po.first < e && strcmp(argv[po.first], "repl") == 0) {
-			parse_opts(&ip->o, argv, po.first, e, &po);
+			nsb_gate_parse_opts(&ip->o, argv, po.first, e, &po);
 			if (po.code_idx >= 0)
 				return refuse_inline(c, po.code_idx, name, "program text");
 		}

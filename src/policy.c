@@ -100,7 +100,7 @@ static int name_directive(const struct pctx *c, const char *word, const char *li
 				    : nsb_gate_policy_allow_exec(p, buf);
 	if (r == -E2BIG)
 		return perr(c, E2BIG, col, NULL, "too many %s entries (at most %d)", word,
-			    NSB_GATE_MAX_NAMES);
+			    NSB_MAX_GATE_OPTS);
 	if (r < 0)
 		return perr(c, -r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
 	return 0;
@@ -132,7 +132,7 @@ static int path_directive(const struct pctx *c, const char *line, const char *ar
 			    "DIR must not contain '.', '..', '//' or a trailing '/'");
 	if (r == -E2BIG)
 		return perr(c, E2BIG, col, NULL, "too many allow-path entries (at most %d)",
-			    NSB_GATE_MAX_PATHS);
+			    NSB_MAX_GATE_PATHS);
 	if (r < 0)
 		return perr(c, -r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
 	return 0;

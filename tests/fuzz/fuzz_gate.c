@@ -15,17 +15,11 @@
 #include <linux/limits.h>
 
 #include "fuzz.h"
+#include "../unit/gate_fakefs.h"
 #include "gate.h"
 
-struct fent {
-	const char *path;
-	int kind;
-	const char *target;
-};
-
 #define PROJ "/home/u/proj"
-static const struct fent fake[] = {
-	{"/", NSB_FS_DIR, NULL},
+static const struct fake_ent fake[] = {
 	{"/home", NSB_FS_DIR, NULL},
 	{"/home/u", NSB_FS_DIR, NULL},
 	{"/home/u/.ssh", NSB_FS_DIR, NULL},
@@ -75,118 +69,9 @@ static const struct fent fake[] = {
 	{"/srv/scratch/esc", NSB_FS_SYMLINK, "/home/u/.ssh"},
 };
 
-static unsigned long lookups;
+static const char *const fake_path[] = {"/usr/bin", "/bin", "/usr/sbin", NULL};
 
-static const struct fent *fake_find(const char *path)
-{
-	for (size_t i = 0; i < sizeof(fake) / sizeof(fake[0]); i++)
-		if (strcmp(fake[i].path, path) == 0)
-			return &fake[i];
-	return NULL;
-}
-
-/* realpath(3) over the table: components in order, links expanded in place. */
-static int fake_realpath(void *ud, const char *path, char *out, size_t outsz)
-{
-	char rest[2 * PATH_MAX], cur[PATH_MAX] = "/", tmp[2 * PATH_MAX];
-	int links = 0;
-
-	lookups++;
-	if (path[0] != '/' || strlen(path) >= PATH_MAX)
-		return path[0] != '/' ? -EINVAL : -ENAMETOOLONG;
-	snprintf(rest, sizeof(rest), "%s", path);
-	while (rest[0]) {
-		char *s = rest;
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		char *e = strchrnul(s, '/');
-		char comp[NAME_MAX + 1];
-		size_t n = (size_t)(e - s);
-		if (n > NAME_MAX)
-			return -ENAMETOOLONG;
-		memcpy(comp, s, n);
-		comp[n] = '\0';
-		memmove(rest, e, strlen(e) + 1);
-
-		const struct fent *dir = fake_find(cur);
-		if (!dir || dir->kind != NSB_FS_DIR)
-			return -ENOTDIR;
-		if (strcmp(comp, ".") == 0)
-			continue;
-		if (strcmp(comp, "..") == 0) {
-			char *slash = strrchr(cur, '/');
-			if (slash == cur)
-				cur[1] = '\0';
-			else
-				*slash = '\0';
-			continue;
-		}
-		char next[PATH_MAX + NAME_MAX + 2];
-		snprintf(next, sizeof(next), "%s%s%s", cur, strcmp(cur, "/") ? "/" : "", comp);
-		const struct fent *f = fake_find(next);
-		if (!f)
-			return -ENOENT;
-		if (f->kind == NSB_FS_SYMLINK) {
-			if (++links > 40)
-				return -ELOOP;
-			snprintf(tmp, sizeof(tmp), "%s%s", f->target, rest);
-			if (strlen(tmp) >= PATH_MAX)
-				return -ENAMETOOLONG;
-			snprintf(rest, sizeof(rest), "%s", tmp);
-			if (f->target[0] == '/')
-				strcpy(cur, "/");
-			continue;
-		}
-		if (strlen(next) >= sizeof(cur))
-			return -ENAMETOOLONG;
-		strcpy(cur, next);
-	}
-	if (strlen(cur) >= outsz)
-		return -ENAMETOOLONG;
-	strcpy(out, cur);
-	return 0;
-}
-
-static int fake_lstat_kind(void *ud, const char *path)
-{
-	char dir[PATH_MAX], real[PATH_MAX], full[2 * PATH_MAX];
-	size_t len = strlen(path);
-
-	lookups++;
-	if (path[0] != '/')
-		return -EINVAL;
-	if (len >= PATH_MAX)
-		return -ENAMETOOLONG;
-	const char *base = strrchr(path, '/') + 1;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
-		int r = fake_realpath(ud, path, real, sizeof(real));
-		return r < 0 ? r : fake_find(real)->kind;
-	}
-	snprintf(dir, sizeof(dir), "%.*s", (int)(base - path), path);
-	int r = fake_realpath(ud, dir, real, sizeof(real));
-	if (r < 0)
-		return r;
-	snprintf(full, sizeof(full), "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
-	const struct fent *f = fake_find(full);
-	return f ? f->kind : -ENOENT;
-}
-
-static int fake_which(void *ud, const char *name, char *out, size_t outsz)
-{
-	static const char *const dirs[] = {"/usr/bin", "/bin", "/usr/sbin"};
-	char p[PATH_MAX];
-
-	if (strchr(name, '/') || strlen(name) > NAME_MAX)
-		return -ENOENT;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dirs[i], name);
-		if (fake_realpath(ud, p, out, outsz) == 0 && fake_find(out)->kind == NSB_FS_FILE)
-			return 0;
-	}
-	return -ENOENT;
-}
+static struct fake_fs fs = {fake, sizeof(fake) / sizeof(fake[0]), fake_path, 0};
 
 static const struct nsb_gate_root roots[] = {
 	{PROJ, PROJ, false},
@@ -211,11 +96,7 @@ static bool pol_ready;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const cwds[] = {PROJ, PROJ "/input", "/", "/work/out"};
-	struct nsb_fs_ops ops = {
-		.realpath = fake_realpath,
-		.lstat_kind = fake_lstat_kind,
-		.which = fake_which,
-	};
+	struct nsb_fs_ops ops = fake_fs_ops(&fs);
 	char *buf, **argv;
 
 	if (size < 2)
@@ -247,13 +128,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.n_roots = (sw & 64) ? 1 : sizeof(roots) / sizeof(roots[0]),
 		.fs = &ops,
 	};
-	if (fake_which(NULL, argv[0], cmd_real, sizeof(cmd_real)) == 0) {
+	if (fake_which(&fs, argv[0], cmd_real, sizeof(cmd_real)) == 0) {
 		in.cmd_path = argv[0];
 		in.cmd_real_base = strrchr(cmd_real, '/') + 1;
 	}
 
 	struct nsb_gate_verdict v, v2;
-	lookups = 0;
+	fs.lookups = 0;
 	int r = nsb_gate_check(&pol, &in, &v);
 	FUZZ_ASSERT(r == 0);
 	/*
@@ -261,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * (itself, =value, -ovalue), 16 ':' paths and 16 file: URLs, each
 	 * costing at most 32 steps of 2 lookups (+ 2 for the command).
 	 */
-	FUZZ_ASSERT(lookups <= (3 + 16 + 16) * 66 * (unsigned long)argc + 64);
+	FUZZ_ASSERT(fs.lookups <= (3 + 16 + 16) * 66 * (unsigned long)argc + 64);
 	FUZZ_ASSERT(terminated(v.token, sizeof(v.token)));
 	FUZZ_ASSERT(terminated(v.resolved, sizeof(v.resolved)));
 	FUZZ_ASSERT(terminated(v.hint, sizeof(v.hint)));

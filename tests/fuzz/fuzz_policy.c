@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nsb_gate_policy_free(&p);
 		return 0;
 	}
-	FUZZ_ASSERT(p.n_deny_exec <= NSB_GATE_MAX_NAMES);
-	FUZZ_ASSERT(p.n_allow_exec <= NSB_GATE_MAX_NAMES);
-	FUZZ_ASSERT(p.n_allow_path <= NSB_GATE_MAX_PATHS);
+	FUZZ_ASSERT(p.n_deny_exec <= NSB_MAX_GATE_OPTS);
+	FUZZ_ASSERT(p.n_allow_exec <= NSB_MAX_GATE_OPTS);
+	FUZZ_ASSERT(p.n_allow_path <= NSB_MAX_GATE_PATHS);
 	for (size_t i = 0; i < p.n_allow_path; i++)
 		FUZZ_ASSERT(nsb_path_is_clean_abs(p.allow_path[i]));
 

@@ -973,3 +973,117 @@ NSB_ITEST(policy, print_policy_round_trips_and_reflects_flags)
 			    "for example: deny-exec curl");
 	itest_run_free(&r1);
 }
+
+/* ---- everyday runs with the gate as users get it ---------------------- */
+
+/*
+ * The other integration files relax the gate so they can probe the
+ * sandbox's insides by absolute path.  A sample of their everyday runs is
+ * repeated here with the gate exactly as a user meets it: each names only
+ * paths inside the project, so the gate must let it through unchanged.
+ */
+
+/* test_example: the README example, a script that reads input and writes out. */
+NSB_ITEST(gate_as_users_get_it, python_script_reads_input_and_writes_out)
+{
+	struct itest_run r;
+
+	if (access("/usr/bin/python3", X_OK) != 0)
+		cr_skip_test("/usr/bin/python3 is not installed");
+	itest_mkdir(&itest_cur, "input");
+	itest_mkdir(&itest_cur, "out");
+	itest_write(&itest_cur, "input/data.txt", "three small words\n");
+	itest_write(&itest_cur, "script.py",
+		    "import sys\n"
+		    "words = open('input/data.txt').read().split()\n"
+		    "open('out/result.txt', 'w').write(' '.join(w.upper() for w in words))\n"
+		    "print('processed', len(words), 'words')\n"
+		    "sys.exit(int(sys.argv[1]))\n");
+	GATE_RUN(&r, "--ro", "input", "--rw", "out", "--", "python3", "script.py", "3");
+	ITEST_EXPECT_EXIT(&r, 3);
+	ITEST_EXPECT_STR(&r, r.out, "processed 3 words\n");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "denial"), "null");
+	itest_run_free(&r);
+	char *result = itest_slurp(itest_path(&itest_cur, "out/result.txt"));
+	cr_expect(result && itest_streq(result, "THREE SMALL WORDS"), "out/result.txt: '%s'",
+		  result ? result : "(absent)");
+	free(result);
+}
+
+/* test_filesystem: --ro refuses writes with EROFS, --rw writes land on the host. */
+NSB_ITEST(gate_as_users_get_it, ro_refuses_writes_and_rw_writes_land_on_the_host)
+{
+	struct itest_run r;
+
+	itest_mkdir(&itest_cur, "input");
+	itest_mkdir(&itest_cur, "out");
+	itest_write(&itest_cur, "input/data.txt", "hello\n");
+	GATE_RUN(&r, "--ro", "input", "--", "./probe", "read", "input/data.txt");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "data"), "hello");
+	itest_run_free(&r);
+
+	GATE_RUN(&r, "--ro", "input", "--", "./probe", "write", "input/new.txt");
+	ITEST_EXPECT_EXIT(&r, 1);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
+	itest_run_free(&r);
+	cr_expect(exists("input/new.txt") == false, "input/new.txt was created");
+
+	GATE_RUN(&r, "--rw", "out", "--", "./probe", "write", "out/result.txt", "from-inside");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
+	itest_run_free(&r);
+	char *data = itest_slurp(itest_path(&itest_cur, "out/result.txt"));
+	cr_expect(data && itest_streq(data, "from-inside"), "host file holds '%s'",
+		  data ? data : "(absent)");
+	free(data);
+}
+
+/* test_process and test_record: the exit status and a death by signal come back. */
+NSB_ITEST(gate_as_users_get_it, exit_status_and_signal_pass_through)
+{
+	struct itest_run r;
+
+	GATE_RUN(&r, "--", "./probe", "exit", "42");
+	ITEST_ASSERT_EXIT(&r, 42);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "exit_code"), "42");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "denied"), "false");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.no_new_privs"), "true");
+	itest_run_free(&r);
+
+	GATE_RUN(&r, "--", "./probe", "kill", "15");
+	ITEST_EXPECT_EXIT(&r, 128 + 15);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "signaled");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), "15");
+	itest_run_free(&r);
+}
+
+/* test_limits: the timeout stops a sleeper. */
+NSB_ITEST(gate_as_users_get_it, timeout_stops_a_sleeper)
+{
+	struct itest_run r;
+
+	GATE_RUN(&r, "--timeout", "1", "--", "./probe", "sleep", "30");
+	ITEST_EXPECT_EXIT(&r, 124);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "timed_out");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "timed_out"), "true");
+	itest_run_free(&r);
+}
+
+/* test_programs: a shell script with pipelines (the syntax is in the file, not argv). */
+NSB_ITEST(gate_as_users_get_it, sh_script_with_pipes_runs)
+{
+	struct itest_run r;
+
+	itest_write(&itest_cur, "pipes.sh",
+		    "set -e\n"
+		    "printf 'pear\\napple\\npear\\n' | sort | uniq -c | sort -rn |"
+		    " awk '{print $2 \"=\" $1}'\n"
+		    "seq 1 100 | awk '{s += $1} END {print s}'\n");
+	GATE_RUN(&r, "--", "sh", "pipes.sh");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, "pear=2\napple=1\n5050\n");
+	itest_run_free(&r);
+}

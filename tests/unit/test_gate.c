@@ -13,31 +13,18 @@
 #include <string.h>
 
 #include "gate.h"
+#include "gate_fakefs.h"
+#include "result.h"
 #include "unit.h"
 
-/* ---- the fake filesystem ---------------------------------------------- */
+/* ---- the fake filesystem (gate_fakefs.h) ------------------------------ */
 
-struct fent {
-	const char *path;
-	int kind;
-	const char *target; /* symlinks */
-};
+#define D(p)	FAKE_DIR(p)
+#define F(p)	FAKE_FILE(p)
+#define S(p, t) FAKE_LINK(p, t)
+#define PROJ	"/home/u/proj"
 
-#define D(p)                        \
-	{                           \
-		p, NSB_FS_DIR, NULL \
-	}
-#define F(p)                         \
-	{                            \
-		p, NSB_FS_FILE, NULL \
-	}
-#define S(p, t)                      \
-	{                            \
-		p, NSB_FS_SYMLINK, t \
-	}
-#define PROJ "/home/u/proj"
-
-static const struct fent fake[] = {
+static const struct fake_ent fake[] = {
 	D("/home"),
 	D("/home/u"),
 	F("/home/u/.bashrc"),
@@ -107,118 +94,13 @@ static const struct fent fake[] = {
 	D("/srv/scratch"),
 };
 
-static const struct fent *fake_find(const char *path)
-{
-	if (strcmp(path, "/") == 0) {
-		static const struct fent root = D("/");
-		return &root;
-	}
-	for (size_t i = 0; i < sizeof(fake) / sizeof(fake[0]); i++)
-		if (strcmp(fake[i].path, path) == 0)
-			return &fake[i];
-	return NULL;
-}
+static const char *const fake_path[] = {"/usr/local/bin", "/usr/bin", "/bin",
+					"/usr/sbin",	  "/sbin",    NULL};
 
-static int fake_lookups;
-
-/* realpath(3) over the table: components in order, links expanded in place. */
-static int fake_realpath(void *ud, const char *path, char *out, size_t outsz)
-{
-	char rest[2 * PATH_MAX], cur[PATH_MAX] = "/", tmp[2 * PATH_MAX];
-	int links = 0;
-
-	fake_lookups++;
-	if (path[0] != '/' || strlen(path) >= PATH_MAX)
-		return -EINVAL;
-	snprintf(rest, sizeof(rest), "%s", path);
-	while (rest[0]) {
-		char *s = rest;
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		char *e = strchrnul(s, '/');
-		char comp[NAME_MAX + 1];
-		size_t n = (size_t)(e - s);
-		if (n > NAME_MAX)
-			return -ENAMETOOLONG;
-		memcpy(comp, s, n);
-		comp[n] = '\0';
-		memmove(rest, e, strlen(e) + 1);
-
-		const struct fent *dir = fake_find(cur);
-		if (!dir || dir->kind != NSB_FS_DIR)
-			return -ENOTDIR;
-		if (strcmp(comp, ".") == 0)
-			continue;
-		if (strcmp(comp, "..") == 0) {
-			char *slash = strrchr(cur, '/');
-			if (slash == cur)
-				cur[1] = '\0';
-			else
-				*slash = '\0';
-			continue;
-		}
-		char next[PATH_MAX + NAME_MAX + 2];
-		snprintf(next, sizeof(next), "%s%s%s", cur, strcmp(cur, "/") ? "/" : "", comp);
-		const struct fent *f = fake_find(next);
-		if (!f)
-			return -ENOENT;
-		if (f->kind == NSB_FS_SYMLINK) {
-			if (++links > 40)
-				return -ELOOP;
-			snprintf(tmp, sizeof(tmp), "%s%s", f->target, rest);
-			snprintf(rest, sizeof(rest), "%s", tmp);
-			if (f->target[0] == '/')
-				strcpy(cur, "/");
-			continue;
-		}
-		if (strlen(next) >= sizeof(cur))
-			return -ENAMETOOLONG;
-		strcpy(cur, next);
-	}
-	if (strlen(cur) >= outsz)
-		return -ENAMETOOLONG;
-	strcpy(out, cur);
-	return 0;
-}
-
-static int fake_lstat_kind(void *ud, const char *path)
-{
-	char dir[PATH_MAX], real[PATH_MAX], full[2 * PATH_MAX];
-	size_t len = strlen(path);
-
-	fake_lookups++;
-	if (len >= PATH_MAX || path[0] != '/')
-		return -EINVAL;
-	const char *base = strrchr(path, '/') + 1;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
-		int r = fake_realpath(ud, path, real, sizeof(real));
-		return r < 0 ? r : fake_find(real)->kind;
-	}
-	snprintf(dir, sizeof(dir), "%.*s", (int)(base - path), path);
-	int r = fake_realpath(ud, dir, real, sizeof(real));
-	if (r < 0)
-		return r;
-	snprintf(full, sizeof(full), "%s%s%s", real, strcmp(real, "/") ? "/" : "", base);
-	const struct fent *f = fake_find(full);
-	return f ? f->kind : -ENOENT;
-}
-
-static int fake_which(void *ud, const char *name, char *out, size_t outsz)
-{
-	static const char *const dirs[] = {"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin",
-					   "/sbin"};
-	char p[PATH_MAX];
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", dirs[i], name);
-		if (fake_realpath(ud, p, out, outsz) == 0 && fake_find(out)->kind == NSB_FS_FILE)
-			return 0;
-	}
-	return -ENOENT;
-}
+static struct fake_fs fs = {fake, sizeof(fake) / sizeof(fake[0]), fake_path, 0};
 
 static const struct nsb_fs_ops fake_ops = {
+	.ud = &fs,
 	.realpath = fake_realpath,
 	.lstat_kind = fake_lstat_kind,
 	.which = fake_which,
@@ -735,9 +617,9 @@ static void run_case(const struct gcase *t, struct nsb_gate_verdict *v)
 	if (strchr(argv[0], '/')) {
 		snprintf(host, sizeof(host), "%s%s%s", argv[0][0] == '/' ? "" : PROJ,
 			 argv[0][0] == '/' ? "" : "/", argv[0]);
-		if (fake_realpath(NULL, host, real, sizeof(real)) == 0)
+		if (fake_realpath(&fs, host, real, sizeof(real)) == 0)
 			real_base = strrchr(real, '/') + 1;
-	} else if (ops.which && ops.which(NULL, argv[0], real, sizeof(real)) == 0) {
+	} else if (ops.which && ops.which(ops.ud, argv[0], real, sizeof(real)) == 0) {
 		real_base = strrchr(real, '/') + 1;
 	}
 
@@ -751,10 +633,11 @@ static void run_case(const struct gcase *t, struct nsb_gate_verdict *v)
 		.n_roots = sizeof(roots) / sizeof(roots[0]),
 		.fs = &ops,
 	};
-	fake_lookups = 0;
+	fs.lookups = 0;
 	cr_assert(eq(int, nsb_gate_check(&p, &in, v), 0), "%s: gate failed", t->name);
 	/* bounded work: a few lookups per argument, never a walk */
-	cr_expect(fake_lookups <= 8 + 70 * argc, "%s: %d lookups", t->name, fake_lookups);
+	cr_expect(fs.lookups <= 8 + 70 * (unsigned long)argc, "%s: %lu lookups", t->name,
+		  fs.lookups);
 	nsb_gate_policy_free(&p);
 }
 
@@ -909,7 +792,7 @@ Test(gate, policy_entries_are_validated)
 	cr_expect(eq(int, nsb_gate_policy_deny_exec(&p, "x"), 0));
 	cr_expect(eq(sz, p.n_deny_exec, 1));
 	char name[16];
-	for (int i = 1; i < NSB_GATE_MAX_NAMES; i++) {
+	for (int i = 1; i < NSB_MAX_GATE_OPTS; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		cr_assert(eq(int, nsb_gate_policy_deny_exec(&p, name), 0));
 	}

@@ -171,11 +171,11 @@ Test(policy, name_too_long)
 
 Test(policy, too_many_entries)
 {
-	size_t size = (NSB_GATE_MAX_NAMES + 1) * 32;
+	size_t size = (NSB_MAX_GATE_OPTS + 1) * 32;
 	char *text = malloc(size);
 	cr_assert(text != NULL);
 	size_t n = 0;
-	for (int i = 0; i <= NSB_GATE_MAX_NAMES; i++)
+	for (int i = 0; i <= NSB_MAX_GATE_OPTS; i++)
 		n += (size_t)snprintf(text + n, size - n, "deny-exec name%d\n", i);
 	struct nsb_gate_policy p;
 	struct nsb_error e;
@@ -186,7 +186,7 @@ Test(policy, too_many_entries)
 	nsb_gate_policy_free(&p);
 
 	n = 0;
-	for (int i = 0; i <= NSB_GATE_MAX_PATHS; i++)
+	for (int i = 0; i <= NSB_MAX_GATE_PATHS; i++)
 		n += (size_t)snprintf(text + n, size - n, "allow-path /p%d\n", i);
 	nsb_gate_policy_init(&p);
 	cr_expect(eq(int, parse(text, &p, &e), -E2BIG));

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the gate is handed and what it answers: the command, the roots it may
+ * reach, the filesystem seen through struct nsb_fs_ops, and the verdict.
+ * Also the two lookups every rule and the caller share: mapping an inside
+ * path to the host through the roots, and a command's basename.
+ */
+#pragma once
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NSB_GATE_TOKEN_MAX    512 /* bytes of the offending argument kept */
+#define NSB_GATE_TEXT_MAX     768 /* hint and reason */
+#define NSB_GATE_MAX_WRAPPERS 8	  /* nested wrappers looked through */
+
+/* Stable rule ids (documented in nsbox-policy(5)); never renamed. */
+#define NSB_RULE_EXEC_DENYLIST	  "exec.denylist"
+#define NSB_RULE_EXEC_WRAPPER	  "exec.wrapper"
+#define NSB_RULE_INTERP_INLINE	  "interp.inline"
+#define NSB_RULE_SHELL_METACHAR	  "shell.metachar"
+#define NSB_RULE_PATH_OUTSIDE	  "path.outside"
+#define NSB_RULE_PATH_SYMLINK_ESC "path.symlink_escape"
+
+/* What lstat_kind reports. */
+enum nsb_fs_kind {
+	NSB_FS_FILE,
+	NSB_FS_DIR,
+	NSB_FS_SYMLINK,
+	NSB_FS_OTHER,
+};
+
+/*
+ * Filesystem facts, all on host paths.  The gate maps inside paths to host
+ * paths through the roots itself and never touches the filesystem directly.
+ */
+struct nsb_fs_ops {
+	void *ud;
+	/* realpath(3): 0 with out filled, or -errno (-ENOENT, -ELOOP, ...). */
+	int (*realpath)(void *ud, const char *path, char *out, size_t outsz);
+	/* lstat(2) kind: an enum nsb_fs_kind >= 0, or -errno (-ENOENT when absent). */
+	int (*lstat_kind)(void *ud, const char *path);
+	/*
+	 * Optional (may be NULL): look a bare command name up in the sandbox's
+	 * PATH and give the realpath of the hit, or -ENOENT.  Used to see
+	 * through aliases of wrapped commands (env foo where foo -> rm).
+	 */
+	int (*which)(void *ud, const char *name, char *out, size_t outsz);
+};
+
+/* A directory the command may reach: the project root, each --ro/--rw. */
+struct nsb_gate_root {
+	const char *inside; /* clean absolute path inside the sandbox */
+	const char *host;   /* clean absolute, symlink-free host path */
+	bool writable;
+};
+
+struct nsb_gate_input {
+	char *const *argv; /* the command's argv; argv[0] is the command */
+	int argc;
+	/*
+	 * The command as the caller resolved it inside the sandbox (PATH
+	 * lookup), and the basename of its realpath ("python3.11" for
+	 * python3).  Either may be NULL when unknown.
+	 */
+	const char *cmd_path;
+	const char *cmd_real_base;
+	const char *cwd;  /* working directory inside, clean absolute */
+	const char *home; /* the host user's home for '~', or NULL */
+	const struct nsb_gate_root *roots;
+	size_t n_roots;
+	const struct nsb_fs_ops *fs;
+};
+
+struct nsb_gate_verdict {
+	bool allowed;
+	const char *rule;		/* NSB_RULE_*, NULL when allowed */
+	int argv_index;			/* offending argument, -1 when allowed */
+	char token[NSB_GATE_TOKEN_MAX]; /* that argument (truncated to fit) */
+	char resolved[PATH_MAX];	/* host path for path rules, else "" */
+	char hint[NSB_GATE_TEXT_MAX];	/* how to do the legitimate thing */
+	char reason[NSB_GATE_TEXT_MAX]; /* what was refused and why */
+};
+
+/*
+ * Map an absolute inside path to the host path through the roots (paths
+ * outside every root are the same on both sides).  0 or -ENAMETOOLONG.
+ */
+int nsb_gate_map_host(const struct nsb_gate_input *in, const char *inside, char *out, size_t outsz);
+
+/* Basename of a path ("/usr/bin/rm" -> "rm"; "rm" -> "rm"). */
+const char *nsb_gate_basename(const char *path);
