@@ -162,7 +162,7 @@ $(FUZZ_BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/unit/json_check.h $(FUZZ_LIB_OBJS)
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/unit/json_check.h tests/unit/gate_fakefs.h $(FUZZ_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Isrc -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJS) $(LDLIBS)
 
@@ -216,7 +216,7 @@ VALGRIND_SKIP := test_cli test_gate test_util test_profile test_plan test_seccom
 VALGRIND_UNIT_BINS ?= $(filter-out $(addprefix $(BUILD)/tests/unit/,$(VALGRIND_SKIP)),$(UNIT_BINS))
 REPLAY_BINS := $(addprefix $(BUILD)/replay/,$(FUZZ_TARGETS))
 
-$(BUILD)/replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJS)
+$(BUILD)/replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h tests/unit/json_check.h tests/unit/gate_fakefs.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
 		$(LIB_OBJS) $(LDLIBS)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exitcode.h"
 #include "front.h"
 #include "json.h"
 #include "policy.h"
@@ -295,7 +296,7 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	put_bool(&j, "check", true);
 	put_bool(&j, "allowed", v->allowed);
 	nsb_json_key(&j, "exit_code");
-	nsb_json_int(&j, v->allowed ? 0 : 123);
+	nsb_json_int(&j, v->allowed ? 0 : NSB_EXIT_DENIED);
 
 	nsb_json_key(&j, "command");
 	nsb_json_begin_object(&j);

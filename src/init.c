@@ -17,10 +17,12 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "exitcode.h"
 #include "fdpass.h"
 #include "init.h"
 #include "mount.h"
 #include "net.h"
+#include "path_search.h"
 #include "filter.h"
 #include "sigforward.h"
 #include "util.h"
@@ -141,13 +143,25 @@ static int scrub_cmdline(struct nsb_error *e)
  * Find the command in the sandbox's view with the sandbox's PATH, like
  * execvp, but tell "not found" (127) from "found, not executable" (126).
  */
+/* A candidate of the PATH search, judged in the sandbox's view: a file that
+ * is not a directory, executable or not (126 rather than 127). */
+static int probe_executable(void *ud, const char *candidate)
+{
+	struct stat st;
+
+	(void)ud;
+	if (stat(candidate, &st) < 0 || S_ISDIR(st.st_mode))
+		return NSB_PATH_ABSENT;
+	return access(candidate, X_OK) == 0 ? NSB_PATH_EXEC : NSB_PATH_NOEXEC;
+}
+
 static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 			   struct nsb_error *e)
 {
 	const char *name = p->argv[0];
 	const char *path = nsb_env_get(p->envp, "PATH", 4);
-	bool saw_eacces = false;
 	struct stat st;
+	int r;
 
 	if (strchr(name, '/')) {
 		if (stat(name, &st) < 0)
@@ -162,19 +176,10 @@ static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 		return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
 				      "command name '%.64s...' is too long", name);
 
-	for (const char *d = path ? path : ""; *d;) {
-		const char *end = strchrnul(d, ':');
-		size_t n = (size_t)(end - d);
-
-		if (n > 0 && nsb_snprintf(out, out_size, "%.*s/%s", (int)n, d, name) >= 0 &&
-		    stat(out, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			saw_eacces = true;
-		}
-		d = *end ? end + 1 : end;
-	}
-	if (saw_eacces)
+	r = nsb_path_search(path, name, probe_executable, NULL, out, out_size);
+	if (r == 0)
+		return 0;
+	if (r == -EACCES)
 		return nsb_error_setx(e, EACCES, NSB_STAGE_EXEC,
 				      "command '%s' found inside the sandbox but not executable",
 				      name);
@@ -274,7 +279,7 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 		if (setpgid(0, 0) < 0 || tcsetpgrp(slave, getpid()) < 0) {
 			nsb_error_set(&e, nsb_negerrno(), "session",
 				      "make the payload the terminal's foreground");
-			fail(a, &e, 125);
+			fail(a, &e, NSB_EXIT_NSBOX);
 		}
 	}
 
@@ -290,29 +295,30 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 	 * (with a pty: the sandbox's own terminal, set up above). */
 	if (slave < 0 && setsid() < 0) {
 		nsb_error_set(&e, nsb_negerrno(), "session", "start a new session");
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
 	/* stdio through the supervisor's pumps or the pty (never a host inode). */
 	r = setup_stdio(a, slave, &e);
 	if (r < 0)
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 
 	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
 	r = close_all_except(&a->err_wr, 1);
 	if (r < 0) {
 		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
 	r = resolve_command(p, path, sizeof(path), &e);
 	if (r < 0)
-		fail(a, &e, strcmp(e.stage, NSB_STAGE_RESOLVE) == 0 ? 127 : 126);
+		fail(a, &e,
+		     strcmp(e.stage, NSB_STAGE_RESOLVE) == 0 ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
 
 	/* Fallback limits: nothing above may trip over them. */
 	r = nsb_limits_apply_rlimits(&p->limits, &e);
 	if (r < 0)
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 
 	execve(path, p->argv, p->envp);
 	r = nsb_negerrno();
@@ -321,7 +327,7 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 		nsb_error_hint(
 			&e,
 			"the file exists but its interpreter or dynamic loader is missing inside the sandbox; bind it with --ro");
-	fail(a, &e, r == -ENOENT ? 127 : 126);
+	fail(a, &e, r == -ENOENT ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
 }
 
 static int exit_code_of(int status)
@@ -330,7 +336,7 @@ static int exit_code_of(int status)
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
-	return 125;
+	return NSB_EXIT_NSBOX;
 }
 
 /*
@@ -349,13 +355,13 @@ static void init_attach(const struct nsb_init_args *a)
 	/* If the supervisor dies, so does the sandbox: init's death takes the
 	 * whole PID namespace with it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		_exit(125);
+		_exit(NSB_EXIT_NSBOX);
 
 	/* The result fd, and anything else the caller leaked, never enters. */
 	r = close_all_except(keep, ARRAY_SIZE(keep));
 	if (r < 0) {
 		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
 	/* Wait for the uid/gid maps.  EOF means the supervisor is gone or gave
@@ -365,7 +371,7 @@ static void init_attach(const struct nsb_init_args *a)
 		r = (int)read(a->sync_rd, &go, 1);
 	while (r < 0 && errno == EINTR);
 	if (r != 1)
-		_exit(125);
+		_exit(NSB_EXIT_NSBOX);
 	close(a->sync_rd);
 }
 
@@ -512,7 +518,7 @@ _noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t p
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n != sizeof(si))
-			_exit(125);
+			_exit(NSB_EXIT_NSBOX);
 		if (si.ssi_signo != SIGCHLD) {
 			/* Every forwarded signal terminates by default.  A stopped
 			 * payload would keep it pending forever: SIGCONT after it,
@@ -536,15 +542,15 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	init_attach(a);
 	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 ||
 	    init_lock_down(a->plan, slave, &e) < 0)
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 	sfd = init_signals(&e);
 	if (sfd < 0)
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 
 	payload = fork();
 	if (payload < 0) {
 		nsb_error_set(&e, nsb_negerrno(), "init", "fork the payload");
-		fail(a, &e, 125);
+		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 	if (payload == 0) {
 		close(sfd);

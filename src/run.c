@@ -15,6 +15,7 @@
 
 #include "dac.h"
 #include "init.h"
+#include "path_search.h"
 #include "run.h"
 #include "util.h"
 #include "verdict.h"
@@ -424,6 +425,21 @@ static void record_enforced(struct nsb_run *run)
  * The command was not found inside: say where it is outside, if anywhere, and
  * which --ro would expose it.
  */
+/*
+ * A candidate of the caller's PATH, judged by the rules the sandbox applies
+ * (the one PATH search, an executable file that is not a directory), and
+ * only for absolute entries: a relative one means nothing inside.
+ */
+static int probe_host(void *ud, const char *candidate)
+{
+	struct stat st;
+
+	(void)ud;
+	if (candidate[0] != '/' || stat(candidate, &st) < 0 || S_ISDIR(st.st_mode))
+		return NSB_PATH_ABSENT;
+	return access(candidate, X_OK) == 0 ? NSB_PATH_EXEC : NSB_PATH_NOEXEC;
+}
+
 static void hint_not_found(struct nsb_error *se, const char *name)
 {
 	char found[PATH_MAX], dir[PATH_MAX];
@@ -443,17 +459,8 @@ static void hint_not_found(struct nsb_error *se, const char *name)
 			       name, found, dir);
 		return;
 	}
-	for (const char *d = path ? path : ""; *d && !found[0];) {
-		const char *end = strchrnul(d, ':');
-		/* Only absolute PATH entries: a relative one means nothing inside. */
-		if (end > d && *d == '/' &&
-		    nsb_snprintf(found, sizeof(found), "%.*s/%s", (int)(end - d), d, name) >= 0 &&
-		    access(found, X_OK) != 0)
-			found[0] = '\0';
-		else if (end == d || *d != '/')
-			found[0] = '\0';
-		d = *end ? end + 1 : end;
-	}
+	if (nsb_path_search(path, name, probe_host, NULL, found, sizeof(found)) < 0)
+		found[0] = '\0';
 	if (!found[0]) {
 		nsb_error_hint(
 			se,
