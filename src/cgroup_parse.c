@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cgroup.h"
+#include "cgroup_parse.h"
 #include "macro.h"
 
 /* Copy a mountinfo field, decoding the kernel's \ooo escapes (space, tab,

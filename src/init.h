@@ -11,7 +11,7 @@
 
 #include "macro.h"
 #include "plan.h"
-#include "spawn.h"
+#include "stdio_plan.h"
 
 /* Stages reported by the sandbox side; "resolve" means the command was not
  * found (exit 127), "exec" that execve failed (exit 126). */

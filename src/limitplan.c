@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "cgroup.h"
+#include "cgroup_parse.h"
 #include "limitplan.h"
 
 /* Every --cpus the command line accepts has a quota: cli.c's ceiling is the
