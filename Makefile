@@ -49,13 +49,13 @@ OPT := -O2
 SANLD :=
 endif
 
-CPPFLAGS += -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" \
+CPPFLAGS += -Isrc -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" \
 	-DNSB_PROFILEDIR=\"$(PROFILEDIR)\" -DNSB_SRCDIR=\"$(CURDIR)\"
 CFLAGS   += -std=gnu11 -g $(OPT) $(WARN) $(HARDEN) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--as-needed $(SANLD)
 LDLIBS   += $(PKG_LIBS)
 
-SRCS      := $(sort $(wildcard src/*.c))
+SRCS      := $(sort $(wildcard src/*.c src/*/*.c))
 LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
 OBJS      := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
@@ -79,7 +79,7 @@ CRITERION_FLAGS ?= --jobs 2
 
 all: $(BUILD)/nsbox
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
@@ -157,7 +157,7 @@ FUZZ_CFLAGS  = -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARN) -Wno-error=unus
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	$(PKG_CFLAGS)
 
-$(FUZZ_BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) Makefile
+$(FUZZ_BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -237,7 +237,7 @@ check-valgrind: $(BUILD)/nsbox $(VALGRIND_UNIT_BINS) $(REPLAY_BINS)
 	echo "check-valgrind: no memcheck reports"
 
 CLANG_FORMAT ?= clang-format
-FORMAT_FILES = $(wildcard src/*.c src/*.h tests/unit/*.c tests/unit/*.h \
+FORMAT_FILES = $(wildcard src/*.c src/*.h src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h \
 	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h \
 	tests/escape/*.c tests/fuzz/*.c tests/fuzz/*.h)
 SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
@@ -245,7 +245,7 @@ SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
 # Static analysis flags: the build's defines (no -Isrc needed: the sources
 # include "x.h" next to themselves, and no project header is named like a
 # system one).
-LINT_CPPFLAGS := -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" -DNSB_PROFILEDIR=\"/x\" -DNSB_SRCDIR=\"/x\"
+LINT_CPPFLAGS := -Isrc -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" -DNSB_PROFILEDIR=\"/x\" -DNSB_SRCDIR=\"/x\"
 
 # cppcheck: warning, portability and performance (not style: its
 # unreadVariable does not see that cleanup attributes read TAKE_FD'd
@@ -255,7 +255,7 @@ lint-cppcheck:
 	@mkdir -p build
 	@grep -v '^#' .cppcheck-suppressions | grep -v '^$$' > build/cppcheck.supp
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
-		--inline-suppr --std=c11 $(LINT_CPPFLAGS) --suppressions-list=build/cppcheck.supp src/*.c
+		--inline-suppr --std=c11 $(LINT_CPPFLAGS) --suppressions-list=build/cppcheck.supp $(SRCS)
 
 # clang-tidy with the committed .clang-tidy (every finding is an error).
 lint-tidy:
@@ -267,6 +267,7 @@ lint: lint-cppcheck lint-tidy
 	$(CLANG_FORMAT) --dry-run --Werror $(FORMAT_FILES)
 	mandoc -Tlint -Wwarning man/*.[1-8]
 	shellcheck $(SCRIPTS)
+	bash tests/check-layers.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "exitcode.h"
-#include "policy.h"
-#include "run.h"
-#include "verdict.h"
+#include "core/cli.h"
+#include "base/exitcode.h"
+#include "gate/policy.h"
+#include "supervisor/run.h"
+#include "supervisor/verdict.h"
 
 static int64_t now_ms(void)
 {

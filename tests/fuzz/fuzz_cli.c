@@ -10,10 +10,10 @@
 #include <errno.h>
 #include <linux/limits.h>
 
-#include "cli.h"
+#include "core/cli.h"
 #include "fuzz.h"
-#include "plan.h"
-#include "util.h"
+#include "core/plan.h"
+#include "base/util.h"
 
 static struct nsb_config cfg;
 static struct nsb_plan plan;

@@ -16,7 +16,7 @@
 
 #include "fuzz.h"
 #include "../unit/gate_fakefs.h"
-#include "gate.h"
+#include "gate/gate.h"
 
 #define PROJ "/home/u/proj"
 static const struct fake_ent fake[] = {

@@ -17,7 +17,7 @@
 
 #include "../unit/json_check.h"
 #include "fuzz.h"
-#include "json.h"
+#include "base/json.h"
 
 /* Strict UTF-8 (the same definition as the writer's, written independently). */
 static bool utf8_valid(const unsigned char *s, size_t n)

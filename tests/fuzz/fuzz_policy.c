@@ -9,8 +9,8 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "policy.h"
-#include "util.h"
+#include "gate/policy.h"
+#include "base/util.h"
 
 static char *print(const struct nsb_gate_policy *p, size_t *ret_len)
 {

@@ -11,7 +11,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "profile.h"
+#include "seccomp/profile.h"
 
 static const struct {
 	const char *name, *text;

@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Saturating decimal: values beyond 2^100 are all "huge", which is enough. */
 typedef unsigned __int128 u128;

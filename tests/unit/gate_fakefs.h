@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gate.h"
+#include "gate/gate.h"
 
 struct fake_ent {
 	const char *path;

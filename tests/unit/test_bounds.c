@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "policy.h"
-#include "profile.h"
+#include "core/cli.h"
+#include "gate/policy.h"
+#include "seccomp/profile.h"
 #include "unit.h"
 
 static int parse_profile(const char *buf, size_t len, struct nsb_error *e)

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "supervisor/cgroup.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

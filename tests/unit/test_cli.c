@@ -14,7 +14,7 @@
 #include <criterion/new/assert.h>
 #include <criterion/parameterized.h>
 
-#include "cli.h"
+#include "core/cli.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

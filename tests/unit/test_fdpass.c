@@ -9,7 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "fdpass.h"
+#include "base/fdpass.h"
 
 static int sp[2] = {-1, -1};
 

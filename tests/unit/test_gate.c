@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gate.h"
+#include "gate/gate.h"
 #include "gate_fakefs.h"
-#include "result.h"
+#include "core/result.h"
 #include "unit.h"
 
 /* ---- the fake filesystem (gate_fakefs.h) ------------------------------ */

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gate.h"
+#include "gate/gate.h"
 #include "unit.h"
 
 static char top[128]; /* realpath of the temporary directory */

@@ -12,10 +12,10 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "cli.h"
-#include "config.h"
-#include "dac.h"
-#include "limitplan.h"
+#include "core/cli.h"
+#include "core/config.h"
+#include "core/dac.h"
+#include "core/limitplan.h"
 #include "unit.h"
 
 /* argv literals for nsb_cli_parse (-Wwrite-strings makes them const). */

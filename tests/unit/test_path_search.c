@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "path_search.h"
+#include "base/path_search.h"
 #include "unit.h"
 
 struct fact {

@@ -14,8 +14,8 @@
 #include <criterion/new/assert.h>
 #include <criterion/parameterized.h>
 
-#include "plan.h"
-#include "util.h"
+#include "core/plan.h"
+#include "base/util.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
+#include "gate/policy.h"
 #include "unit.h"
 
 /* Parse text (len bytes, may hold NULs) into p; returns the parser's result. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "profile.h"
+#include "seccomp/profile.h"
 
 #define FIXDIR NSB_SRCDIR "/tests/unit/fixtures/profiles"
 

@@ -11,10 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "json_check.h"
-#include "macro.h"
-#include "result.h"
+#include "base/macro.h"
+#include "core/result.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

@@ -28,7 +28,7 @@
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 
-#include "filter.h"
+#include "seccomp/filter.h"
 
 #define EXPECT_STREQ(got, want)                                                  \
 	do {                                                                     \

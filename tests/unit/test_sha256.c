@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "base/sha256.h"
 
 static void check(const char *msg, size_t len, const char *want)
 {

@@ -12,8 +12,8 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "init.h"
-#include "supervise.h"
+#include "sandbox/init.h"
+#include "supervisor/supervise.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

@@ -32,9 +32,9 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "caps.h"
-#include "net.h"
-#include "userns.h"
+#include "sandbox/caps.h"
+#include "sandbox/net.h"
+#include "supervisor/userns.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

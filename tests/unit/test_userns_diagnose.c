@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "userns.h"
+#include "supervisor/userns.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

@@ -12,7 +12,7 @@
 #include <criterion/new/assert.h>
 #include <criterion/parameterized.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"

@@ -12,10 +12,10 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 
-#include "cli.h"
-#include "exitcode.h"
-#include "init.h"
-#include "verdict.h"
+#include "core/cli.h"
+#include "base/exitcode.h"
+#include "sandbox/init.h"
+#include "supervisor/verdict.h"
 #include "unit.h"
 
 static struct nsb_result res;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# src/cgroup.c on a real cgroup v2 kernel, as root (parent: the root cgroup)
+# src/supervisor/cgroup.c on a real cgroup v2 kernel, as root (parent: the root cgroup)
 # and as the delegated user (own cgroup deleg/session has processes, so the
 # runs become its siblings under deleg).  cgtest prints its own VMTEST lines.
 rc=0

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "supervisor/cgroup.h"
 
 static const char *who = "?";
 static int failures;

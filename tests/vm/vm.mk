@@ -39,8 +39,8 @@ check-vm-runner:
 
 # Static, so the image needs no libraries for it; only the module under test
 # and the error contract are linked.
-VM_CGTEST_SRCS := src/cgroup.c src/cgroup_place.c src/cgroup_file.c src/cgroup_parse.c src/error.c
-$(VM_CGTEST): tests/vm/cgtest.c $(VM_CGTEST_SRCS) src/cgroup.h src/cgroup_file.h src/error.h src/macro.h
+VM_CGTEST_SRCS := src/supervisor/cgroup.c src/supervisor/cgroup_place.c src/supervisor/cgroup_file.c src/core/cgroup_parse.c src/base/error.c
+$(VM_CGTEST): tests/vm/cgtest.c $(VM_CGTEST_SRCS) src/supervisor/cgroup.h src/supervisor/cgroup_file.h src/base/error.h src/base/macro.h
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Isrc -static \
 		-o $@ tests/vm/cgtest.c $(VM_CGTEST_SRCS)

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one error contract.  Every fallible function returns >= 0 or -errno and,
+ * where the caller passed one, fills a struct nsb_error with the stage, the
+ * message and a hint.  Only main.c prints it.  The struct is fixed-size and
+ * smaller than PIPE_BUF so a child can send it to the supervisor in one
+ * atomic write.
+ */
+#pragma once
+
+#include <limits.h>
+#include <stdarg.h>
+#include <linux/limits.h> /* PIPE_BUF, PATH_MAX whatever the feature macros */
+#include "base/macro.h"
+
+#define NSB_ERR_STAGE_MAX   32
+#define NSB_ERR_MESSAGE_MAX 1536
+#define NSB_ERR_HINT_MAX    1024
+
+struct nsb_error {
+	int err; /* positive errno; 0 when no error was set */
+	char stage[NSB_ERR_STAGE_MAX];
+	char message[NSB_ERR_MESSAGE_MAX]; /* "<what> '<path>': <why>", no "nsbox:" prefix */
+	char hint[NSB_ERR_HINT_MAX];	   /* empty when there is none */
+};
+
+_Static_assert(sizeof(struct nsb_error) <= PIPE_BUF, "nsb_error must fit one atomic pipe write");
+
+/*
+ * Record an error; returns -|err| (or -EIO when err is 0) so a call site is one
+ * line: return nsb_error_set(e, r, "mount", "bind-mount '%s'", src);
+ * err is a negative errno (-EINVAL, -errno, a callee's r).  A positive value
+ * is still taken as its negation while callers are being converted.
+ * The errno text is appended to the message as ": <strerror>" when err != 0.
+ * e may be NULL.
+ */
+int nsb_error_set(struct nsb_error *e, int err, const char *stage, const char *fmt, ...)
+	_printf_(4, 5);
+
+/* Same, without appending strerror (for errors that are not kernel errors). */
+int nsb_error_setx(struct nsb_error *e, int err, const char *stage, const char *fmt, ...)
+	_printf_(4, 5);
+
+/*
+ * The core of nsb_error_setx for modules' own varargs wrappers (a parser's
+ * "FILE:LINE:COL: message"): the message is "WHERE: <fmt...>", or only
+ * <fmt...> when where is NULL.
+ */
+int nsb_error_vsetx(struct nsb_error *e, int err, const char *stage, const char *where,
+		    const char *fmt, va_list ap) _printf_(5, 0);
+
+/* Attach a hint to an error already set; returns -e->err. */
+int nsb_error_hint(struct nsb_error *e, const char *fmt, ...) _printf_(2, 3);
+
+/* Reset to "no error". */
+void nsb_error_clear(struct nsb_error *e);

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The one PATH search (pure; the supervisor's gate runs it, and it is meant
+ * for init's execve lookup and main's not-found hint too): the file system
+ * is asked only through the caller's probe.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "base/path_search.h"
+#include "base/util.h"
+
+int nsb_path_search(const char *path_list, const char *name, nsb_path_probe_fn probe, void *ud,
+		    char *out, size_t outsz)
+{
+	char cand[PATH_MAX];
+	bool saw_noexec = false;
+
+	if (!name || !*name || strchr(name, '/'))
+		return -EINVAL;
+	for (const char *d = path_list ? path_list : "", *end; *d; d = *end ? end + 1 : end) {
+		end = strchrnul(d, ':');
+		size_t n = (size_t)(end - d);
+		if (n == 0 || nsb_snprintf(cand, sizeof(cand), "%.*s/%s", (int)n, d, name) < 0 ||
+		    strlen(cand) >= outsz)
+			continue;
+		int r = probe(ud, cand);
+		if (r == NSB_PATH_EXEC) {
+			memcpy(out, cand, strlen(cand) + 1);
+			return 0;
+		}
+		if (r == NSB_PATH_NOEXEC)
+			saw_noexec = true;
+	}
+	return saw_noexec ? -EACCES : -ENOENT;
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret)
+{
+	uint64_t v = 0;
+	bool overflow = false;
+
+	if (!s || !*s)
+		return -EINVAL;
+	/* Scan the whole string first: a malformed value is -EINVAL even when
+	 * its digits alone would already overflow. */
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			overflow = true;
+		else
+			v = v * 10 + d;
+	}
+	if (overflow || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
+{
+	uint64_t whole = 0, frac = 0;
+	const char *p = s;
+	int digits = 0;
+	bool overflow = false;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	/* Overflow is reported only once the syntax is known good. */
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > UINT64_MAX / 1000)
+			overflow = true;
+		else
+			whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (++digits > 3)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if (*p)
+		return -EINVAL;
+	if (overflow || whole > (UINT64_MAX - frac) / 1000 || whole * 1000 + frac > max_milli)
+		return -ERANGE;
+	*ret = whole * 1000 + frac;
+	return 0;
+}
+
+int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
+{
+	uint64_t v = 0, mult = 1;
+	const char *p = s;
+	bool overflow = false;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	/* Overflow is reported only once the suffix is known good. */
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			overflow = true;
+		else
+			v = v * 10 + d;
+	}
+	switch (*p) {
+	case 'k':
+	case 'K':
+		mult = 1ull << 10;
+		p++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ull << 20;
+		p++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ull << 30;
+		p++;
+		break;
+	case 't':
+	case 'T':
+		mult = 1ull << 40;
+		p++;
+		break;
+	default:
+		break;
+	}
+	/* Accept "B" after a bare number and "B"/"iB" after a suffix. */
+	if (mult > 1 && p[0] == 'i' && p[1] == 'B')
+		p += 2;
+	else if (*p == 'B')
+		p++;
+	if (*p)
+		return -EINVAL;
+	if (overflow || v > UINT64_MAX / mult)
+		return -ERANGE;
+	v *= mult;
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+bool nsb_path_is_clean_abs(const char *p)
+{
+	if (!p || p[0] != '/')
+		return false;
+	if (p[1] == '\0')
+		return true;
+	for (const char *c = p + 1;;) {
+		const char *end = strchrnul(c, '/');
+		size_t n = (size_t)(end - c);
+		if (n == 0)
+			return false; /* "//" or trailing "/" */
+		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		if (!*end)
+			return true;
+		c = end + 1;
+	}
+}
+
+int nsb_path_normalize(const char *base, const char *p, char *out, size_t out_size)
+{
+	size_t len = 0;
+
+	if (out_size < 2)
+		return -ENAMETOOLONG;
+	out[0] = '/';
+	out[1] = '\0';
+	len = 1;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const char *s = pass == 0 ? base : p;
+		if (pass == 0 && (!base || p[0] == '/'))
+			continue;
+		while (*s) {
+			while (*s == '/')
+				s++;
+			if (!*s)
+				break;
+			const char *end = strchrnul(s, '/');
+			size_t n = (size_t)(end - s);
+			if (n == 1 && s[0] == '.') {
+				/* nothing */
+			} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+				/* Lexical "..": drop the last component; "/.." is "/". */
+				while (len > 1 && out[len - 1] != '/')
+					len--;
+				if (len > 1)
+					len--;
+				out[len] = '\0';
+			} else {
+				size_t need = len + (len > 1 ? 1 : 0) + n + 1;
+				if (need > out_size)
+					return -ENAMETOOLONG;
+				if (len > 1)
+					out[len++] = '/';
+				memcpy(out + len, s, n);
+				len += n;
+				out[len] = '\0';
+			}
+			s = end;
+		}
+	}
+	return 0;
+}
+
+bool nsb_path_is_under(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return path[0] == '/';
+	if (strncmp(path, root, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/';
+}
+
+size_t nsb_path_depth(const char *p)
+{
+	size_t d = 0;
+
+	for (const char *c = p; *c; c++)
+		if (*c == '/' && c[1] != '\0')
+			d++;
+	return d;
+}
+
+int nsb_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= size)
+		return -ENAMETOOLONG;
+	return n;
+}

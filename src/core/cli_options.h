@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli's option table, shared by the parser (cli.c) and the rows with their
+ * setters (cli_options.c).  Not for other modules: they see cli.h.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "base/error.h"
+#include "base/macro.h"
+
+/*
+ * One row per option, in --help order.  The table drives getopt_long, the
+ * full-spelling check, the scan for --result-fd after a usage error, and the
+ * unit test that holds it against nsb_cli_usage; later it can feed shell
+ * completions.  `name` is spelt as the user types it ("--ro"), so grepping an
+ * option finds its row, and its row names the function that parses it.
+ *
+ * Most options have one of four shapes, each with one generic setter that
+ * writes the config field at `field`:
+ *   flag      set_flag      a bool becomes true
+ *   path      set_path      a non-empty string of at most NSB_MAX_PATH bytes
+ *             set_abs_path  the same, written as a normalized absolute path
+ *   size      set_size      bytes with a k/M/G/T suffix, in [min, max]
+ *   fraction  set_fraction  a decimal with up to 3 places, in thousandths
+ * The rest (mounts, lists, numbers with a word) have a handler of their own.
+ * A generic setter's error reads "<name> '<arg>': <what>" with `hint`.
+ */
+struct nsb_cli_state {
+	struct nsb_config *c;
+	int argv_index;		    /* optind - 1 after the option: where a mount came from */
+	const char *max_output_arg; /* as given, for the --capture check */
+};
+
+struct nsb_cli_option;
+typedef int (*nsb_cli_setter)(const struct nsb_cli_option *o, const char *arg,
+			      struct nsb_cli_state *s, struct nsb_error *e);
+
+struct nsb_cli_option {
+	const char *name;    /* "--ro" */
+	const char *metavar; /* as in --help; NULL: a flag, takes no value */
+	nsb_cli_setter set;
+	size_t field; /* offsetof(struct nsb_config, ...) for the generic setters */
+	uint64_t min, max;
+	const char *what; /* error text of a generic setter */
+	const char *hint;
+	bool stop; /* --help, --version: parsing ends here */
+};
+
+/* The rows, in --help order. */
+#define NSB_CLI_N_OPTIONS 34
+extern const struct nsb_cli_option nsb_cli_options[];
+
+/* Fill e (stage "usage") with the message and the hint (or none); returns -err. */
+int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
+	_printf_(4, 5);

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Config + host facts -> struct nsb_plan (mounts, environment, cwd, argv).  Pure (supervisor). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/plan.h"
+#include "base/util.h"
+
+/*
+ * The system view: enough of the host for ordinary programs to start, and
+ * nothing that identifies the host beyond it.  Never the whole /etc, never a
+ * home directory.  Everything here is read-only.
+ */
+static const char *const sys_links[] = {
+	/* merged-/usr links: copied as links when they are links on the host */
+	"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+};
+
+/*
+ * /etc/ssl is never bound whole: /etc/ssl/private holds the host's private
+ * keys, and a root caller is their owner inside.  Programs need only the
+ * certificates and OpenSSL's configuration: Debian's OpenSSL reaches both
+ * through /usr/lib/ssl/{certs,cert.pem,openssl.cnf}, which link here, and
+ * Python's ssl, curl and git read /etc/ssl/certs/ca-certificates.crt.
+ */
+static const char *const etc_entries[] = {
+	"/etc/ld.so.cache", "/etc/ld.so.conf",	    "/etc/ld.so.conf.d",  "/etc/alternatives",
+	"/etc/ssl/certs",   "/etc/ssl/openssl.cnf", "/etc/ssl/cert.pem",  "/etc/ca-certificates",
+	"/etc/localtime",   "/etc/timezone",	    "/etc/nsswitch.conf", "/etc/passwd",
+	"/etc/group",	    "/etc/hosts",	    "/etc/host.conf",	  "/etc/resolv.conf",
+	"/etc/gai.conf",    "/etc/protocols",	    "/etc/services",	  "/etc/mime.types",
+	"/etc/os-release",
+};
+
+static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind, const char *src,
+		  const char *dest, bool ro, bool optional)
+{
+	struct nsb_mount_op *op;
+
+	if (p->n_ops >= NSB_MAX_OPS)
+		return nsb_error_setx(e, E2BIG, "plan", "too many mounts in the plan (at most %d)",
+				      NSB_MAX_OPS);
+	op = &p->ops[p->n_ops];
+	memset(op, 0, sizeof(*op));
+	op->kind = kind;
+	if (src && nsb_snprintf(op->src, sizeof(op->src), "%s", src) < 0)
+		return nsb_error_setx(e, ENAMETOOLONG, "plan", "path '%s' is too long", src);
+	if (nsb_snprintf(op->dest, sizeof(op->dest), "%s", dest) < 0)
+		return nsb_error_setx(e, ENAMETOOLONG, "plan", "path '%s' is too long", dest);
+	op->readonly = ro;
+	op->optional = optional;
+	op->argv_index = -1;
+	p->n_ops++;
+	return 0;
+}
+
+const char *nsb_env_get(char *const *envp, const char *name, size_t name_len)
+{
+	if (!envp)
+		return NULL;
+	for (size_t i = 0; envp[i]; i++)
+		if (strncmp(envp[i], name, name_len) == 0 && envp[i][name_len] == '=')
+			return envp[i] + name_len + 1;
+	return NULL;
+}
+
+/* Set NAME=VALUE in the plan's environment, replacing an earlier NAME. */
+static int env_set(struct nsb_plan *p, const char *name, size_t name_len, const char *value,
+		   struct nsb_error *e)
+{
+	char *s;
+	size_t vlen = strlen(value);
+
+	s = malloc(name_len + 1 + vlen + 1);
+	if (!s)
+		return nsb_error_set(e, ENOMEM, "plan", "build the environment");
+	memcpy(s, name, name_len);
+	s[name_len] = '=';
+	memcpy(s + name_len + 1, value, vlen + 1);
+
+	for (size_t i = 0; i < p->n_envp; i++) {
+		if (strncmp(p->envp[i], name, name_len) == 0 && p->envp[i][name_len] == '=') {
+			free(p->envp[i]);
+			p->envp[i] = s;
+			return 0;
+		}
+	}
+	if (p->n_envp >= NSB_MAX_ENVP) {
+		free(s);
+		return nsb_error_setx(e, E2BIG, "plan",
+				      "too many environment variables (at most %d)", NSB_MAX_ENVP);
+	}
+	p->envp[p->n_envp++] = s;
+	p->envp[p->n_envp] = NULL;
+	return 0;
+}
+
+static bool is_locale_var(const char *s)
+{
+	return strncmp(s, "LC_", 3) == 0 || strncmp(s, "LANG=", 5) == 0 ||
+	       strncmp(s, "LANGUAGE=", 9) == 0 || strncmp(s, "TERM=", 5) == 0;
+}
+
+static int build_env(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+		     struct nsb_error *e)
+{
+	int r;
+
+	/* A fixed PATH: the command is looked up in the sandbox's view, never
+	 * with the caller's PATH (which names host directories). */
+	r = env_set(p, "PATH", 4, NSB_SANDBOX_PATH, e);
+	if (r < 0)
+		return r;
+	r = env_set(p, "HOME", 4, NSB_SANDBOX_HOME, e);
+	if (r < 0)
+		return r;
+
+	/* Locale and terminal type describe how to talk to the caller. */
+	for (size_t i = 0; f->environ && f->environ[i]; i++) {
+		const char *s = f->environ[i];
+		const char *eq = strchr(s, '=');
+		if (!eq || !is_locale_var(s))
+			continue;
+		r = env_set(p, s, (size_t)(eq - s), eq + 1, e);
+		if (r < 0)
+			return r;
+	}
+
+	for (size_t i = 0; i < c->n_env; i++) {
+		const char *s = c->env[i];
+		const char *eq = strchr(s, '=');
+		if (eq) {
+			r = env_set(p, s, (size_t)(eq - s), eq + 1, e);
+		} else {
+			const char *v = nsb_env_get(f->environ, s, strlen(s));
+			if (!v) {
+				nsb_error_setx(e, ENOENT, "plan",
+					       "--env '%s': not set in the caller's environment",
+					       s);
+				return nsb_error_hint(e, "pass a value explicitly: --env %s=VALUE",
+						      s);
+			}
+			r = env_set(p, s, strlen(s), v, e);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * The command, copied into one allocation: the plan must not point into the
+ * caller's argv, because init overwrites that block so that /proc/1/cmdline
+ * shows none of nsbox's arguments (init.c, scrub_cmdline), and the payload
+ * still needs its argv after that.
+ */
+static int copy_argv(const struct nsb_config *c, struct nsb_plan *p, struct nsb_error *e)
+{
+	size_t n = (size_t)c->cmd_argc, bytes = 0;
+	char **v, *s;
+
+	/* Bounded: cli.c refuses more than NSB_MAX_ARGV_BYTES of argv. */
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(c->cmd_argv[i]) + 1;
+	v = malloc((n + 1) * sizeof(*v) + bytes);
+	if (!v)
+		return nsb_error_set(e, ENOMEM, "plan", "copy the command");
+	s = (char *)(v + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(c->cmd_argv[i]) + 1;
+		memcpy(s, c->cmd_argv[i], len);
+		v[i] = s;
+		s += len;
+	}
+	v[n] = NULL;
+	p->argv = v;
+	return 0;
+}
+
+/* Stable insertion sort of user mounts by destination depth: parents first. */
+static void sort_user_ops(struct nsb_mount_op *ops, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct nsb_mount_op tmp;
+		size_t j = i;
+		size_t d = nsb_path_depth(ops[i].dest);
+
+		if (nsb_path_depth(ops[i - 1].dest) <= d)
+			continue;
+		memcpy(&tmp, &ops[i], sizeof(tmp));
+		while (j > 0 && nsb_path_depth(ops[j - 1].dest) > d) {
+			memcpy(&ops[j], &ops[j - 1], sizeof(tmp));
+			j--;
+		}
+		memcpy(&ops[j], &tmp, sizeof(tmp));
+	}
+}
+
+/* What the plan copies from the config and the facts as they are. */
+static void plan_scalars(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p)
+{
+	p->uid = f->uid;
+	p->gid = f->gid;
+	p->share_net = c->share_net;
+	p->tmp_size = c->tmp_size ? c->tmp_size : NSB_DEFAULT_TMP_SIZE;
+	p->pipe_output = c->has_max_output || c->capture;
+	p->argc = c->cmd_argc;
+	snprintf(p->hostname, sizeof(p->hostname), "%s",
+		 c->hostname ? c->hostname : NSB_DEFAULT_HOSTNAME);
+}
+
+/* The project root: --project's real path, or the working directory. */
+static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+			struct nsb_error *e)
+{
+	const char *proj;
+
+	if (c->no_project)
+		return 0;
+	proj = c->project ? f->project_real : f->cwd;
+	if (!proj)
+		return nsb_error_setx(e, EINVAL, "plan", "the project root is unknown");
+	/* Only the implicit default is refused: an explicit --project
+	 * is the caller's informed choice. */
+	if (!c->project && strcmp(proj, "/") == 0) {
+		nsb_error_setx(
+			e, EPERM, "plan",
+			"refusing to expose '/' as the project root (the current directory)");
+		return nsb_error_hint(
+			e,
+			"run nsbox from the project's directory, or pass --project DIR or --no-project");
+	}
+	if (!c->project && f->home && strcmp(proj, f->home) == 0) {
+		nsb_error_setx(
+			e, EPERM, "plan",
+			"refusing to expose the home directory '%s' as the project root (the current directory)",
+			proj);
+		return nsb_error_hint(
+			e,
+			"run nsbox from the project's directory, or pass --project DIR or --no-project");
+	}
+	if (nsb_snprintf(p->project, sizeof(p->project), "%s", proj) < 0)
+		return nsb_error_setx(e, ENAMETOOLONG, "plan", "project path is too long");
+	return 0;
+}
+
+/* The system view, read-only, then /proc, /dev and /tmp. */
+static int plan_system_view(struct nsb_plan *p, struct nsb_error *e)
+{
+	int r;
+
+	r = add_op(p, e, NSB_OP_BIND, "/usr", "/usr", true, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].src_is_dir = true;
+	for (size_t i = 0; i < ARRAY_SIZE(sys_links); i++) {
+		r = add_op(p, e, NSB_OP_SYSLINK, sys_links[i], sys_links[i], true, true);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(etc_entries); i++) {
+		r = add_op(p, e, NSB_OP_BIND, etc_entries[i], etc_entries[i], true, true);
+		if (r < 0)
+			return r;
+	}
+	r = add_op(p, e, NSB_OP_PROC, NULL, "/proc", false, false);
+	if (r < 0)
+		return r;
+	r = add_op(p, e, NSB_OP_DEV, NULL, "/dev", false, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].size = p->tmp_size;
+	r = add_op(p, e, NSB_OP_TMPFS, NULL, "/tmp", false, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].size = p->tmp_size;
+	p->ops[p->n_ops - 1].mode = 01777;
+	return 0;
+}
+
+/* The project root's bind: the first user mount. */
+static int plan_project_bind(struct nsb_plan *p, struct nsb_error *e)
+{
+	int r;
+
+	if (!p->project[0])
+		return 0;
+	r = add_op(p, e, NSB_OP_BIND, p->project, p->project, true, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].user = true;
+	p->ops[p->n_ops - 1].src_is_dir = true;
+	if (nsb_path_depth(p->project) == 0 || strcmp(p->project, "/usr") == 0 ||
+	    nsb_path_is_under(p->project, "/proc") || nsb_path_is_under(p->project, "/dev")) {
+		nsb_error_setx(e, EINVAL, "plan", "project root '%s' is reserved by nsbox",
+			       p->project);
+		return nsb_error_hint(
+			e, "pass --project DIR with a directory of your own, or --no-project");
+	}
+	return 0;
+}
+
+/* --ro/--rw argument I: its real source (resolved by the caller) at DEST. */
+static int plan_bind_arg(const struct nsb_config *c, const struct nsb_facts *f, size_t i,
+			 struct nsb_plan *p, struct nsb_error *e)
+{
+	const struct nsb_mount_arg *m = &c->mounts[i];
+	const char *real = f->mount_src_real[i];
+	const char *dest = m->dest ? m->dest : real;
+	int r;
+
+	if (!real)
+		return nsb_error_setx(e, EINVAL, "plan", "source of argument %d is unresolved",
+				      m->argv_index);
+	if (!m->dest && (nsb_path_depth(real) == 0 || nsb_path_is_under(real, "/proc") ||
+			 nsb_path_is_under(real, "/dev"))) {
+		nsb_error_setx(
+			e, EINVAL, "plan", "%s '%.*s': its real path '%s' is reserved by nsbox",
+			m->kind == NSB_MOUNT_RO ? "--ro" : "--rw", (int)m->src_len, m->src, real);
+		return nsb_error_hint(e,
+				      "bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
+				      (int)m->src_len, m->src);
+	}
+	r = add_op(p, e, NSB_OP_BIND, real, dest, m->kind == NSB_MOUNT_RO, false);
+	if (r < 0)
+		return r;
+	p->ops[p->n_ops - 1].src_is_dir = f->mount_src_is_dir[i];
+	return 0;
+}
+
+/* --ro, --rw and --tmpfs, in the order given. */
+static int plan_user_mounts(const struct nsb_config *c, const struct nsb_facts *f,
+			    struct nsb_plan *p, struct nsb_error *e)
+{
+	for (size_t i = 0; i < c->n_mounts; i++) {
+		const struct nsb_mount_arg *m = &c->mounts[i];
+		struct nsb_mount_op *op;
+		int r;
+
+		if (m->kind == NSB_MOUNT_TMPFS) {
+			r = add_op(p, e, NSB_OP_TMPFS, NULL, m->dest, false, false);
+			if (r < 0)
+				return r;
+			op = &p->ops[p->n_ops - 1];
+			op->size = m->size;
+			op->mode = 0755; /* owned by the caller's mapped uid */
+		} else {
+			r = plan_bind_arg(c, f, i, p, e);
+			if (r < 0)
+				return r;
+			op = &p->ops[p->n_ops - 1];
+		}
+		op->user = true;
+		op->argv_index = m->argv_index;
+	}
+	return 0;
+}
+
+/* User mounts from FIRST_USER on: each on a destination of its own. */
+static int check_destinations(const struct nsb_plan *p, size_t first_user, struct nsb_error *e)
+{
+	/* Two mounts on one destination would hide one of them silently. */
+	for (size_t i = first_user; i < p->n_ops; i++)
+		for (size_t j = first_user; j < i; j++)
+			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
+				nsb_error_setx(e, EEXIST, "plan",
+					       "destination '%s' is mounted twice", p->ops[i].dest);
+				return nsb_error_hint(
+					e, "give each --ro, --rw and --tmpfs its own destination");
+			}
+	/* User mounts may not replace the system view wholesale either. */
+	for (size_t i = first_user; i < p->n_ops; i++)
+		for (size_t j = 0; j < first_user; j++)
+			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
+				nsb_error_setx(e, EEXIST, "plan",
+					       "destination '%s' is part of the system view",
+					       p->ops[i].dest);
+				return nsb_error_hint(e,
+						      "choose another destination with PATH:DEST");
+			}
+	return 0;
+}
+
+/* The mount list: system view, then the user's mounts, parents first. */
+static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+		       struct nsb_error *e)
+{
+	size_t first_user;
+	int r;
+
+	r = plan_system_view(p, e);
+	if (r < 0)
+		return r;
+	first_user = p->n_ops;
+	r = plan_project_bind(p, e);
+	if (r < 0)
+		return r;
+	r = plan_user_mounts(c, f, p, e);
+	if (r < 0)
+		return r;
+	r = check_destinations(p, first_user, e);
+	if (r < 0)
+		return r;
+	/* Parents before children, so every mount point is created in (or
+	 * found on) the mount it belongs to. */
+	sort_user_ops(p->ops + first_user, p->n_ops - first_user);
+	return 0;
+}
+
+int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+		   struct nsb_error *e)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	if (!c->cmd_argv || c->cmd_argc < 1)
+		return nsb_error_setx(e, EINVAL, "plan", "no command to plan for");
+	plan_scalars(c, f, p);
+	r = plan_project(c, f, p, e);
+	if (r < 0)
+		return r;
+	r = plan_mounts(c, f, p, e);
+	if (r < 0)
+		return r;
+
+	if (c->chdir)
+		snprintf(p->cwd, sizeof(p->cwd), "%s", c->chdir);
+	else if (p->project[0])
+		snprintf(p->cwd, sizeof(p->cwd), "%s", p->project);
+	else
+		snprintf(p->cwd, sizeof(p->cwd), "/");
+
+	r = build_env(c, f, p, e);
+	if (r >= 0)
+		r = copy_argv(c, p, e);
+	if (r < 0) {
+		nsb_plan_free(p);
+		return r;
+	}
+	return 0;
+}
+
+void nsb_plan_free(struct nsb_plan *p)
+{
+	for (size_t i = 0; i < p->n_envp; i++)
+		free(p->envp[i]);
+	p->n_envp = 0;
+	p->envp[0] = NULL;
+	free(p->argv);
+	p->argv = NULL;
+}

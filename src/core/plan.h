@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plan: every mount, the environment, the working directory and the
+ * command, decided before anything is created.  Built purely from the config
+ * and a few facts the supervisor gathered (struct nsb_facts); mount.c
+ * executes it inside the new mount namespace.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/config.h"
+#include "base/error.h"
+#include "core/limitplan.h"
+
+struct nsb_bpf;
+
+#define NSB_SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+#define NSB_SANDBOX_HOME "/tmp"
+#define NSB_MAX_OPS	 (NSB_MAX_MOUNTS + 48)
+#define NSB_MAX_ENVP	 (NSB_MAX_ENV + 48)
+
+enum nsb_op_kind {
+	NSB_OP_BIND,	/* bind src (host) at dest; recursive */
+	NSB_OP_SYSLINK, /* host path that may be a symlink: copy the link, else bind read-only */
+	NSB_OP_TMPFS,	/* new tmpfs at dest */
+	NSB_OP_PROC,	/* new procfs at dest, with the sensitive parts read-only */
+	NSB_OP_DEV,	/* minimal /dev at dest */
+};
+
+struct nsb_mount_op {
+	enum nsb_op_kind kind;
+	char src[NSB_MAX_PATH + 1];  /* host path (real path for user binds) */
+	char dest[NSB_MAX_PATH + 1]; /* clean absolute path inside */
+	bool readonly;
+	bool optional; /* system entry: skipped when the host lacks it */
+	bool user;     /* from --ro/--rw/--tmpfs/--project */
+	bool src_is_dir;
+	uint64_t size;	/* tmpfs size */
+	unsigned mode;	/* tmpfs root mode */
+	int argv_index; /* -1 for built-in entries */
+};
+
+/* What the supervisor learned about the host before planning (no syscalls here). */
+struct nsb_facts {
+	const char *cwd;	  /* real path of the caller's working directory */
+	const char *home;	  /* real path of $HOME, or NULL */
+	const char *project_real; /* real path of --project, or NULL */
+	uid_t uid;
+	gid_t gid;
+	char *const *environ; /* the caller's environment */
+	/* For each config mount (same index): real path of its source, and
+	 * whether it is a directory.  NULL for tmpfs. */
+	const char *mount_src_real[NSB_MAX_MOUNTS];
+	bool mount_src_is_dir[NSB_MAX_MOUNTS];
+};
+
+struct nsb_plan {
+	struct nsb_mount_op ops[NSB_MAX_OPS];
+	size_t n_ops;
+
+	char *envp[NSB_MAX_ENVP + 1]; /* owned, NULL-terminated */
+	size_t n_envp;
+
+	char cwd[NSB_MAX_PATH + 1];	/* working directory inside */
+	char project[NSB_MAX_PATH + 1]; /* project root, "" with --no-project */
+	char hostname[NSB_MAX_HOSTNAME + 1];
+	bool share_net;
+	uint64_t tmp_size; /* /tmp and /dev/shm */
+	bool pipe_output;  /* stdout/stderr go through the supervisor (--max-output, --capture) */
+	struct nsb_limits limits;      /* filled by the supervisor after nsb_limits_decide */
+	const struct nsb_bpf *seccomp; /* compiled in the supervisor; NULL or none: no filter */
+	uid_t uid;
+	gid_t gid;
+
+	/* The command: owned, a copy.  Nothing in the plan may point into the
+	 * caller's argv: init scrubs that block (init.c, scrub_cmdline). */
+	char **argv;
+	int argc;
+};
+
+/*
+ * Build the plan.  Pure: only reads c and f.  Errors (stage "plan"): the
+ * project root is / or $HOME, a destination is used twice, an --env NAME is
+ * not set in the caller's environment, too many entries.
+ */
+int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
+		   struct nsb_error *e);
+
+/* Free what nsb_plan_build allocated (the environment strings, the command). */
+void nsb_plan_free(struct nsb_plan *p);
+
+/* Look up NAME in a NULL-terminated environment; returns the value or NULL. */
+const char *nsb_env_get(char *const *envp, const char *name, size_t name_len);

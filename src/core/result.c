@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The result record (DESIGN.md section 5).  Serialization is pure; only
+ * nsb_result_write() touches an fd.  The field order is part of the contract:
+ * callers may compare records textually, so fields are only ever appended.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/json.h"
+#include "base/macro.h"
+#include "core/result.h"
+
+void nsb_result_init(struct nsb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	/*
+	 * Nothing has run yet: a record written before the supervisor learns
+	 * more must not claim the command exited.
+	 */
+	r->status = NSB_STATUS_SETUP_FAILED;
+	r->denial.argv_index = -1;
+	r->duration_ms = -1;
+	r->stdout_bytes = -1;
+	r->stderr_bytes = -1;
+	r->cpu_user_ms = -1;
+	r->cpu_sys_ms = -1;
+	r->memory_peak_bytes = -1;
+	r->pids_peak = -1;
+}
+
+const char *nsb_status_name(enum nsb_status s)
+{
+	static const char *const names[] = {
+		[NSB_STATUS_EXITED] = "exited",
+		[NSB_STATUS_SIGNALED] = "signaled",
+		[NSB_STATUS_TIMED_OUT] = "timed_out",
+		[NSB_STATUS_OOM_KILLED] = "oom_killed",
+		[NSB_STATUS_DENIED] = "denied",
+		[NSB_STATUS_SETUP_FAILED] = "setup_failed",
+		[NSB_STATUS_EXEC_FAILED] = "exec_failed",
+		[NSB_STATUS_USAGE_ERROR] = "usage_error",
+	};
+
+	if ((unsigned)s >= ARRAY_SIZE(names) || !names[s])
+		return "unknown";
+	return names[s];
+}
+
+/* int64 fields use -1 (any negative) for "unknown". */
+static void put_opt_int(struct nsb_json *j, const char *key, int64_t v)
+{
+	nsb_json_key(j, key);
+	if (v < 0)
+		nsb_json_null(j);
+	else
+		nsb_json_int(j, v);
+}
+
+static void put_str(struct nsb_json *j, const char *key, const char *s)
+{
+	nsb_json_key(j, key);
+	nsb_json_string(j, s); /* NULL: null */
+}
+
+static void put_bool(struct nsb_json *j, const char *key, bool v)
+{
+	nsb_json_key(j, key);
+	nsb_json_bool(j, v);
+}
+
+/* A fixed-size char array that is NUL-terminated unless corrupted: never read past it. */
+static void put_array_str(struct nsb_json *j, const char *key, const char *s, size_t size)
+{
+	nsb_json_key(j, key);
+	nsb_json_string_len(j, s, strnlen(s, size));
+}
+
+static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
+{
+	nsb_json_begin_object(j);
+	put_str(j, "stage", d->stage ? d->stage : "gate");
+	put_str(j, "rule", d->rule);
+	put_opt_int(j, "argv_index", d->argv_index);
+	put_str(j, "token", d->token);
+	put_str(j, "resolved", d->resolved);
+	put_str(j, "hint", d->hint);
+	nsb_json_end_object(j);
+}
+
+static void put_setup_error(struct nsb_json *j, const struct nsb_error *e)
+{
+	nsb_json_begin_object(j);
+	put_array_str(j, "stage", e->stage, sizeof(e->stage));
+	nsb_json_key(j, "errno");
+	nsb_json_int(j, e->err);
+	put_str(j, "errno_name", nsb_errno_name(e->err));
+	put_array_str(j, "message", e->message, sizeof(e->message));
+	if (e->hint[0])
+		put_array_str(j, "hint", e->hint, sizeof(e->hint));
+	else
+		put_str(j, "hint", NULL);
+	nsb_json_end_object(j);
+}
+
+static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} ns[] = {
+		{NSB_NS_USER, "user"},	   {NSB_NS_MOUNT, "mount"}, {NSB_NS_PID, "pid"},
+		{NSB_NS_NET, "net"},	   {NSB_NS_IPC, "ipc"},	    {NSB_NS_UTS, "uts"},
+		{NSB_NS_CGROUP, "cgroup"},
+	};
+
+	nsb_json_begin_object(j);
+	nsb_json_key(j, "namespaces");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
+		if (en->namespaces & ns[i].bit)
+			nsb_json_string(j, ns[i].name);
+	nsb_json_end_array(j);
+	put_bool(j, "caps_dropped", en->caps_dropped);
+	put_bool(j, "no_new_privs", en->no_new_privs);
+	nsb_json_key(j, "seccomp");
+	if (en->seccomp_profile) {
+		nsb_json_begin_object(j);
+		put_str(j, "profile", en->seccomp_profile);
+		put_str(j, "sha256", en->seccomp_sha256);
+		put_str(j, "default_action", en->seccomp_default_action);
+		put_str(j, "unmapped_ids", en->seccomp_unmapped_ids);
+		nsb_json_end_object(j);
+	} else {
+		nsb_json_null(j);
+	}
+	put_str(j, "hostname", en->hostname);
+	put_str(j, "network", en->share_net ? "host" : "none");
+	put_str(j, "mount_api", en->mount_api);
+
+	nsb_json_key(j, "limits");
+	nsb_json_begin_object(j);
+	if (en->memory_via) {
+		nsb_json_key(j, "memory");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "bytes");
+		nsb_json_uint(j, en->memory_bytes);
+		put_str(j, "via", en->memory_via);
+		nsb_json_end_object(j);
+	}
+	/* Present also when nothing enforces a pids limit, to say why. */
+	if (en->pids_via || en->pids_reason) {
+		nsb_json_key(j, "pids");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "max");
+		if (en->pids_via)
+			nsb_json_uint(j, en->pids_max);
+		else
+			nsb_json_null(j);
+		put_str(j, "via", en->pids_via);
+		put_bool(j, "default", en->pids_default);
+		put_str(j, "reason", en->pids_via ? NULL : en->pids_reason);
+		nsb_json_end_object(j);
+	}
+	if (en->cpus_via) {
+		nsb_json_key(j, "cpus");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "millicpus");
+		nsb_json_uint(j, en->cpus_milli);
+		nsb_json_key(j, "quota_us");
+		nsb_json_uint(j, en->cpu_quota_us);
+		nsb_json_key(j, "period_us");
+		nsb_json_uint(j, en->cpu_period_us);
+		put_str(j, "via", en->cpus_via);
+		nsb_json_end_object(j);
+	}
+	if (en->timeout_ms) {
+		nsb_json_key(j, "timeout");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "ms");
+		nsb_json_uint(j, en->timeout_ms);
+		nsb_json_key(j, "kill_after_ms");
+		nsb_json_uint(j, en->kill_after_ms);
+		put_str(j, "via", "supervisor");
+		nsb_json_end_object(j);
+	}
+	if (en->has_max_output) {
+		nsb_json_key(j, "output");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "max_bytes");
+		nsb_json_uint(j, en->max_output);
+		put_bool(j, "capture", en->capture);
+		put_str(j, "via", "supervisor");
+		nsb_json_end_object(j);
+	}
+	if (en->tmp_size) {
+		nsb_json_key(j, "tmp");
+		nsb_json_begin_object(j);
+		nsb_json_key(j, "bytes");
+		nsb_json_uint(j, en->tmp_size);
+		put_str(j, "via", "tmpfs");
+		nsb_json_end_object(j);
+	}
+	nsb_json_end_object(j);
+
+	if (en->has_stdio) {
+		nsb_json_key(j, "stdio");
+		nsb_json_begin_object(j);
+		put_str(j, "stdin", en->stdio[0]);
+		put_str(j, "stdout", en->stdio[1]);
+		put_str(j, "stderr", en->stdio[2]);
+		put_bool(j, "pty", en->stdio_pty);
+		nsb_json_end_object(j);
+	}
+
+	nsb_json_key(j, "cgroup");
+	if (en->cgroup_path) {
+		nsb_json_begin_object(j);
+		put_str(j, "path", en->cgroup_path);
+		put_str(j, "placement", en->cgroup_placement);
+		nsb_json_end_object(j);
+	} else {
+		nsb_json_null(j);
+	}
+	nsb_json_end_object(j);
+}
+
+/* Captured output; invalid UTF-8 is replaced, and flagged next to it. */
+static void put_captured(struct nsb_json *j, const char *name, const char *data, size_t len)
+{
+	char flag[32];
+
+	j->replaced_invalid_utf8 = false;
+	nsb_json_key(j, name);
+	nsb_json_string_len(j, data ? data : "", data ? len : 0);
+	snprintf(flag, sizeof(flag), "%s_invalid_utf8", name);
+	put_bool(j, flag, j->replaced_invalid_utf8);
+}
+
+static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
+{
+	_cleanup_(nsb_json_free) struct nsb_json j;
+
+	/* The writer's errors are sticky: emit everything, check once at the end. */
+	nsb_json_init(&j);
+	nsb_json_begin_object(&j);
+	nsb_json_key(&j, "schema");
+	nsb_json_int(&j, NSB_RECORD_SCHEMA);
+	put_str(&j, "nsbox", NSB_VERSION);
+	put_str(&j, "status", nsb_status_name(r->status));
+
+	nsb_json_key(&j, "exit_code");
+	if (r->exit_code_set)
+		nsb_json_int(&j, r->exit_code); /* may be a negative sentinel */
+	else
+		nsb_json_null(&j);
+	nsb_json_key(&j, "signal");
+	if (r->signal)
+		nsb_json_int(&j, r->signal);
+	else
+		nsb_json_null(&j);
+	put_bool(&j, "timed_out", r->timed_out);
+	put_bool(&j, "oom_killed", r->oom_killed);
+	put_bool(&j, "denied", r->denied);
+	put_str(&j, "reason", r->reason);
+
+	nsb_json_key(&j, "denial");
+	if (r->has_denial)
+		put_denial(&j, &r->denial);
+	else
+		nsb_json_null(&j);
+	nsb_json_key(&j, "setup_error");
+	if (r->has_setup_error)
+		put_setup_error(&j, &r->setup_error);
+	else
+		nsb_json_null(&j);
+
+	put_opt_int(&j, "duration_ms", r->duration_ms);
+	put_opt_int(&j, "stdout_bytes", r->stdout_bytes);
+	put_opt_int(&j, "stderr_bytes", r->stderr_bytes);
+	put_bool(&j, "truncated", r->stdout_truncated || r->stderr_truncated);
+	put_bool(&j, "stdout_truncated", r->stdout_truncated);
+	put_bool(&j, "stderr_truncated", r->stderr_truncated);
+	if (r->captured) {
+		put_captured(&j, "stdout", r->stdout_data, r->stdout_len);
+		put_captured(&j, "stderr", r->stderr_data, r->stderr_len);
+	}
+
+	nsb_json_key(&j, "resources");
+	nsb_json_begin_object(&j);
+	put_opt_int(&j, "cpu_user_ms", r->cpu_user_ms);
+	put_opt_int(&j, "cpu_sys_ms", r->cpu_sys_ms);
+	put_opt_int(&j, "memory_peak_bytes", r->memory_peak_bytes);
+	put_opt_int(&j, "pids_peak", r->pids_peak);
+	nsb_json_end_object(&j);
+
+	nsb_json_key(&j, "enforced");
+	if (r->has_enforced)
+		put_enforced(&j, &r->enforced);
+	else
+		nsb_json_null(&j);
+
+	nsb_json_key(&j, "violations");
+	nsb_json_begin_array(&j);
+	for (size_t i = 0; i < r->n_violations && i < ARRAY_SIZE(r->violations); i++) {
+		nsb_json_begin_object(&j);
+		put_str(&j, "kind", r->violations[i].kind);
+		nsb_json_key(&j, "count");
+		nsb_json_uint(&j, r->violations[i].count);
+		nsb_json_end_object(&j);
+	}
+	nsb_json_end_array(&j);
+
+	if (r->n_warnings) {
+		nsb_json_key(&j, "warnings");
+		nsb_json_begin_array(&j);
+		for (size_t i = 0; i < r->n_warnings && i < ARRAY_SIZE(r->warnings); i++) {
+			nsb_json_begin_object(&j);
+			put_str(&j, "kind", r->warnings[i].kind);
+			put_str(&j, "path", r->warnings[i].path);
+			put_str(&j, "message", r->warnings[i].message);
+			nsb_json_end_object(&j);
+		}
+		nsb_json_end_array(&j);
+	}
+
+	nsb_json_end_object(&j);
+	nsb_json_newline(&j);
+	return nsb_json_finish(&j, ret, ret_len);
+}
+
+/* Cut len back so data[0..len) does not end inside a UTF-8 sequence. */
+static size_t utf8_floor(const char *data, size_t len)
+{
+	size_t k = len;
+	while (k > 0 && len - k < 4 && ((unsigned char)data[k - 1] & 0xc0) == 0x80)
+		k--;
+	if (k == 0 || ((unsigned char)data[k - 1] & 0xc0) != 0xc0)
+		return len; /* no lead byte: nothing of ours to cut (or not UTF-8) */
+	unsigned char lead = (unsigned char)data[k - 1];
+	size_t want = lead >= 0xf0 ? 3 : lead >= 0xe0 ? 2 : 1;
+	return len - k == want ? len : k - 1; /* complete, or cut before the lead */
+}
+
+/*
+ * The record must always be written.  Captured output is bounded in raw
+ * bytes (--max-output <= 64 MiB per stream), but escaping can grow it up to
+ * six times (\u00XX) past the writer's NSB_JSON_MAX_LEN: then halve the
+ * longer captured stream (at a character boundary) until the record fits,
+ * and say so in its *_truncated flags.
+ */
+int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
+{
+	struct nsb_result cut = *r;
+
+	for (;;) {
+		int e = build_json(&cut, ret, ret_len);
+		if (e != -E2BIG || !cut.captured || (cut.stdout_len == 0 && cut.stderr_len == 0))
+			return e;
+		/* an eighth at a time: at most ~14 rounds from 6x over, and
+		 * the record keeps most of what fits */
+		if (cut.stdout_len >= cut.stderr_len) {
+			cut.stdout_len = utf8_floor(cut.stdout_data,
+						    cut.stdout_len - cut.stdout_len / 8 - 1);
+			cut.stdout_truncated = true;
+		} else {
+			cut.stderr_len = utf8_floor(cut.stderr_data,
+						    cut.stderr_len - cut.stderr_len / 8 - 1);
+			cut.stderr_truncated = true;
+		}
+	}
+}
+
+int nsb_result_write(int fd, const struct nsb_result *r)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+
+	int ret = nsb_result_to_json(r, &buf, &len);
+	if (ret < 0)
+		return ret;
+
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return nsb_negerrno();
+		}
+		if (n == 0)
+			return -EIO; /* no progress and no error: do not spin */
+		off += (size_t)n;
+	}
+	return 0;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The result record (DESIGN.md section 5): one line of JSON, written once by the
+ * supervisor.  struct nsb_result is plain data; result.c turns it into JSON
+ * (pure) and writes it to an fd.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/errname.h"
+#include "base/error.h"
+
+#define NSB_RECORD_SCHEMA 1
+
+/* Sentinels for exit_code (DESIGN section 5). */
+#define NSB_EXIT_CODE_DENIED	(-100)
+#define NSB_EXIT_CODE_TIMED_OUT (-101)
+
+/* At most this many entries in "warnings" (stderr still gets every line). */
+#define NSB_RESULT_MAX_WARNINGS 16
+
+enum nsb_status {
+	NSB_STATUS_EXITED,
+	NSB_STATUS_SIGNALED,
+	NSB_STATUS_TIMED_OUT,
+	NSB_STATUS_OOM_KILLED,
+	NSB_STATUS_DENIED,
+	NSB_STATUS_SETUP_FAILED,
+	NSB_STATUS_EXEC_FAILED,
+	NSB_STATUS_USAGE_ERROR,
+};
+
+/* Namespaces actually created, as a bit set. */
+enum {
+	NSB_NS_USER = 1 << 0,
+	NSB_NS_MOUNT = 1 << 1,
+	NSB_NS_PID = 1 << 2,
+	NSB_NS_NET = 1 << 3,
+	NSB_NS_IPC = 1 << 4,
+	NSB_NS_UTS = 1 << 5,
+	NSB_NS_CGROUP = 1 << 6,
+};
+
+struct nsb_denial {
+	const char *stage; /* "gate" */
+	const char *rule;  /* stable rule id, e.g. "exec.denylist" */
+	int argv_index;	   /* index into the command's argv, -1 when none */
+	const char *token;
+	const char *resolved; /* resolved path for path rules, else NULL */
+	const char *hint;
+};
+
+struct nsb_enforced {
+	unsigned namespaces; /* NSB_NS_* bits */
+	bool caps_dropped;
+	bool no_new_privs;
+	/* seccomp: NULL profile means no filter was loaded (field is null). */
+	const char *seccomp_profile;
+	const char *seccomp_sha256;
+	const char *seccomp_default_action;
+	/* the profile's unmapped-ids action ("errno EPERM"); NULL: no such filter */
+	const char *seccomp_unmapped_ids;
+	const char *hostname;
+	bool share_net;
+	const char *mount_api; /* "new" (open_tree/mount_setattr) or "legacy" */
+
+	/* limits: a "via" of NULL means the limit was not asked for. */
+	uint64_t memory_bytes;
+	const char *memory_via; /* "cgroup" | "rlimit" */
+	uint64_t pids_max;
+	const char *pids_via;
+	bool pids_default;	 /* the limit is nsbox's default, not asked for */
+	const char *pids_reason; /* why no pids limit is enforced (then pids_via is NULL) */
+	uint64_t cpus_milli;
+	uint64_t cpu_quota_us, cpu_period_us;
+	const char *cpus_via;
+	uint64_t timeout_ms, kill_after_ms; /* timeout_ms 0: none */
+	bool has_max_output;
+	uint64_t max_output;
+	bool capture;
+	uint64_t tmp_size;
+
+	/* stdio: what fds 0-2 were inside ("inherited", "pipe", "pty",
+	 * "reopened", "closed"), and whether a pty was allocated. */
+	bool has_stdio;
+	bool stdio_pty;
+	const char *stdio[3];
+
+	const char *cgroup_path;      /* NULL: no cgroup */
+	const char *cgroup_placement; /* "clone3" (CLONE_INTO_CGROUP) or "join" */
+};
+
+struct nsb_result {
+	enum nsb_status status;
+	bool exit_code_set; /* false: "exit_code": null */
+	int exit_code;
+	int signal; /* 0: null */
+	bool timed_out;
+	bool oom_killed;
+	bool denied;
+	const char *reason; /* NULL: null */
+
+	bool has_denial;
+	struct nsb_denial denial;
+
+	bool has_setup_error;
+	struct nsb_error setup_error; /* stage, errno, message, hint */
+
+	int64_t duration_ms; /* -1: null */
+
+	/* -1: null (output went straight to the caller's fds, not counted) */
+	int64_t stdout_bytes, stderr_bytes;
+	bool stdout_truncated, stderr_truncated;
+
+	/* --capture: the kept output ("stdout"/"stderr" appear only then) */
+	bool captured;
+	const char *stdout_data, *stderr_data;
+	size_t stdout_len, stderr_len;
+
+	/* resources: -1 means unknown (null) */
+	int64_t cpu_user_ms, cpu_sys_ms, memory_peak_bytes, pids_peak;
+
+	/* What the kernel refused during the run, where it was observed (cgroup
+	 * event counters): {"kind": "pids.max", "count": N}. */
+	struct {
+		const char *kind;
+		uint64_t count;
+	} violations[4];
+	size_t n_violations;
+
+	/* Said before the run, e.g. a --rw directory root cannot write:
+	 * {"kind", "path", "message"}.  "warnings" is written only when
+	 * there is one. */
+	struct {
+		const char *kind;
+		const char *path;
+		const char *message;
+	} warnings[NSB_RESULT_MAX_WARNINGS];
+	size_t n_warnings;
+
+	bool has_enforced; /* false: "enforced": null (nothing was set up) */
+	struct nsb_enforced enforced;
+};
+
+/* Fill with the "nothing known yet" values (all nullable fields null). */
+void nsb_result_init(struct nsb_result *r);
+
+/* Stable string for a status ("exited", "signaled", ...); "unknown" out of range. */
+const char *nsb_status_name(enum nsb_status s);
+
+/* nsb_errno_name(), the record's "errno_name", lives in errname.h. */
+
+/*
+ * Serialize to one line of JSON terminated by '\n' (malloc'd, NUL-terminated).
+ * Pure.  Returns 0 or -ENOMEM (-E2BIG past NSB_JSON_MAX_LEN, which bounded
+ * inputs cannot reach).  Strings are escaped; invalid UTF-8 becomes U+FFFD.
+ */
+int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len);
+
+/* Serialize and write the whole record to fd (retrying short writes and EINTR). */
+int nsb_result_write(int fd, const struct nsb_result *r);

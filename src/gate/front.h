@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The front gate as the supervisor runs it: build the effective policy
+ * (built-in default, then --policy FILE, then the command line), gather the
+ * facts the pure gate needs (roots, the command resolved in the sandbox's
+ * view), ask for a verdict, and describe the whole plan for --check.
+ * Nothing here creates anything.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "base/error.h"
+#include "gate/gate.h"
+#include "core/plan.h"
+
+struct nsb_bpf;
+
+struct nsb_front {
+	struct nsb_gate_policy policy;
+	const char *policy_source; /* "builtin" or the --policy file */
+	struct nsb_gate_root roots[NSB_MAX_MOUNTS + 1];
+	size_t n_roots;
+	char cmd_path[PATH_MAX]; /* the command's real path on the host, "" if not found */
+	bool cmd_found;
+	struct nsb_gate_verdict verdict;
+};
+
+/* Effective policy; errors (stage "policy" or "usage") name the file or option. */
+int nsb_front_policy(const struct nsb_config *c, struct nsb_front *f, struct nsb_error *e);
+
+/* Resolve the command, run the gate; f->verdict says allowed or why not. */
+int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct nsb_front *f,
+		    struct nsb_error *e);
+
+/* The --check document: one JSON object and a newline on out. */
+int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
+			 const struct nsb_front *f, const struct nsb_bpf *bpf);
+
+void nsb_front_free(struct nsb_front *f);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The gate's policy storage (supervisor, pure): the lists and switches the
+ * rules read, filled from the built-in default, a policy file and argv.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate/gate_policy.h"
+#include "base/util.h"
+
+const char *const nsb_gate_default_deny[] = {
+	/* privilege tools: they exist to cross the boundary the sandbox draws */
+	"sudo", "su", "doas", "pkexec", "setpriv", "capsh", "nsenter", "unshare", "chroot",
+	/* destructive or system tools */
+	"rm", "chmod", "chown", "dd", "shred", "wipefs", "mkfs", "mkfs.*", "mkswap", "fdisk",
+	"sfdisk", "parted", "mount", "umount", "swapon", "swapoff", "insmod", "rmmod", "modprobe",
+	"kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
+
+void nsb_gate_policy_init(struct nsb_gate_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void nsb_gate_policy_free(struct nsb_gate_policy *p)
+{
+	for (size_t i = 0; i < p->n_deny_exec; i++)
+		free(p->deny_exec[i]);
+	for (size_t i = 0; i < p->n_allow_exec; i++)
+		free(p->allow_exec[i]);
+	for (size_t i = 0; i < p->n_allow_path; i++)
+		free(p->allow_path[i]);
+	nsb_gate_policy_init(p);
+}
+
+int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
+{
+	nsb_gate_policy_init(p);
+	for (size_t i = 0; nsb_gate_default_deny[i]; i++) {
+		int r = nsb_gate_policy_deny_exec(p, nsb_gate_default_deny[i]);
+		if (r < 0) {
+			nsb_gate_policy_free(p);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static bool name_valid(const char *name)
+{
+	size_t len = strlen(name);
+	if (len == 0 || len > NSB_GATE_NAME_MAX)
+		return false;
+	for (const char *s = name; *s; s++)
+		if (*s == '/' || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			return false;
+	/* '*' only as the last byte: a prefix pattern, nothing more */
+	const char *star = strchr(name, '*');
+	return !star || star[1] == '\0';
+}
+
+static int list_add(char **list, size_t *n, size_t max, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(list[i], s) == 0)
+			return 0;
+	if (*n >= max)
+		return -E2BIG;
+	char *copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	list[(*n)++] = copy;
+	return 0;
+}
+
+int nsb_gate_policy_deny_exec(struct nsb_gate_policy *p, const char *name)
+{
+	if (!name_valid(name))
+		return -EINVAL;
+	return list_add(p->deny_exec, &p->n_deny_exec, NSB_MAX_GATE_OPTS, name);
+}
+
+int nsb_gate_policy_allow_exec(struct nsb_gate_policy *p, const char *name)
+{
+	if (!name_valid(name))
+		return -EINVAL;
+	return list_add(p->allow_exec, &p->n_allow_exec, NSB_MAX_GATE_OPTS, name);
+}
+
+int nsb_gate_policy_allow_path(struct nsb_gate_policy *p, const char *dir)
+{
+	if (strlen(dir) > NSB_MAX_PATH || !nsb_path_is_clean_abs(dir))
+		return -EINVAL;
+	return list_add(p->allow_path, &p->n_allow_path, NSB_MAX_GATE_PATHS, dir);
+}
+
+static bool name_matches(const char *pattern, const char *name)
+{
+	size_t len = strlen(pattern);
+	if (len > 0 && pattern[len - 1] == '*')
+		return strncmp(pattern, name, len - 1) == 0;
+	return strcmp(pattern, name) == 0;
+}
+
+bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name)
+{
+	if (!name || !*name)
+		return false;
+	for (size_t i = 0; i < p->n_allow_exec; i++)
+		if (name_matches(p->allow_exec[i], name))
+			return false;
+	for (size_t i = 0; i < p->n_deny_exec; i++)
+		if (name_matches(p->deny_exec[i], name))
+			return true;
+	return false;
+}

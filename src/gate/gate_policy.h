@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The gate's policy: which executables are denied or allowed, which host
+ * directories are reachable besides the roots, which rules are relaxed.
+ * Storage only; the rules that read it live in gate_exec.c, gate_path.c and
+ * gate_metachar.c.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/config.h" /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
+
+#define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
+
+/*
+ * Every gate setting.  The policy owns its strings (copies), so it can be
+ * filled from argv, from a policy file or from the built-in default alike.
+ * A deny-exec NAME ending in '*' matches every name with that prefix
+ * ("mkfs.*").  allow-exec wins over deny-exec.  Each reached limit is a
+ * clear error, never a silent cut.
+ */
+struct nsb_gate_policy {
+	char *deny_exec[NSB_MAX_GATE_OPTS];
+	size_t n_deny_exec;
+	char *allow_exec[NSB_MAX_GATE_OPTS];
+	size_t n_allow_exec;
+	char *allow_path[NSB_MAX_GATE_PATHS]; /* clean absolute host paths */
+	size_t n_allow_path;
+	bool allow_inline_code;
+	bool allow_metachar;
+};
+
+/* Empty policy: nothing denied, nothing relaxed. */
+void nsb_gate_policy_init(struct nsb_gate_policy *p);
+/* The built-in default: the default deny list, every rule on. 0 or -ENOMEM. */
+int nsb_gate_policy_init_default(struct nsb_gate_policy *p);
+void nsb_gate_policy_free(struct nsb_gate_policy *p);
+
+/*
+ * Add one entry (a copy is kept; duplicates are ignored).
+ * Returns 0, -EINVAL (empty, too long, '/' or whitespace in a name; a path
+ * that is not clean and absolute), -E2BIG (list full) or -ENOMEM.
+ */
+int nsb_gate_policy_deny_exec(struct nsb_gate_policy *p, const char *name);
+int nsb_gate_policy_allow_exec(struct nsb_gate_policy *p, const char *name);
+int nsb_gate_policy_allow_path(struct nsb_gate_policy *p, const char *dir);
+
+/* True when the executable name (a basename) is denied: a deny-exec entry
+ * matches it and no allow-exec entry does. */
+bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name);
+
+/* The names of the default deny list, NULL-terminated (for docs and tests). */
+extern const char *const nsb_gate_default_deny[];

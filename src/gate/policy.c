@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Parser and printer of the gate policy file.  The format is deliberately
+ * poor: a directive word, at most one argument, one per line.  No quoting,
+ * no includes, no trailing comments: the file is read by a security gate,
+ * and every byte of it should mean exactly one thing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "gate/policy.h"
+
+#define HINT_DIRECTIVES                                                                    \
+	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
+	"allow-path DIR (see nsbox-policy(5))"
+
+struct pctx {
+	const char *name;
+	unsigned line;
+	struct nsb_error *e;
+};
+
+static int perr(const struct pctx *c, int err, size_t col, const char *hint, const char *fmt, ...)
+	_printf_(5, 6);
+
+/* Report "<file>:<line>:<col>: <message>" (col is 1-based). */
+static int perr(const struct pctx *c, int err, size_t col, const char *hint, const char *fmt, ...)
+{
+	char msg[NSB_ERR_MESSAGE_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	int r = nsb_error_setx(c->e, err, "policy", "%s:%u:%zu: %s", c->name, c->line, col, msg);
+	if (hint && c->e)
+		nsb_error_hint(c->e, "%s", hint);
+	return r;
+}
+
+static bool blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+enum dkind {
+	D_DENY_EXEC,
+	D_ALLOW_EXEC,
+	D_ALLOW_INLINE,
+	D_ALLOW_META,
+	D_ALLOW_PATH,
+};
+
+static const struct {
+	const char *word;
+	enum dkind kind;
+} directives[] = {
+	{"deny-exec", D_DENY_EXEC},
+	{"allow-exec", D_ALLOW_EXEC},
+	{"allow-inline-code", D_ALLOW_INLINE},
+	{"allow-metachar", D_ALLOW_META},
+	{"allow-path", D_ALLOW_PATH},
+};
+
+static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
+			  struct nsb_gate_policy *p, enum dkind kind)
+{
+	size_t col = (size_t)(arg - line) + 1;
+	size_t len = strcspn(arg, " \t\r");
+	const char *after = arg + len;
+	while (blank(*after))
+		after++;
+	if (len == 0)
+		return perr(c, EINVAL, col, "for example: deny-exec curl", "'%s' needs a NAME",
+			    word);
+	if (*after)
+		return perr(c, EINVAL, (size_t)(after - line) + 1,
+			    "one NAME per line; repeat the directive for more",
+			    "unexpected '%s' after the NAME", after);
+	if (len > NSB_GATE_NAME_MAX)
+		return perr(c, EINVAL, col, NULL, "NAME is longer than %d bytes",
+			    NSB_GATE_NAME_MAX);
+	const char *slash = memchr(arg, '/', len);
+	if (slash)
+		return perr(c, EINVAL, (size_t)(slash - line) + 1,
+			    "give the basename: the gate checks the name the command is called by "
+			    "and the name its symlinks resolve to",
+			    "NAME must not contain '/'");
+	const char *star = memchr(arg, '*', len);
+	if (star && star != arg + len - 1)
+		return perr(c, EINVAL, (size_t)(star - line) + 1,
+			    "a trailing '*' matches every name with that prefix (mkfs.*)",
+			    "'*' may only end a NAME");
+
+	char buf[NSB_GATE_NAME_MAX + 1];
+	memcpy(buf, arg, len);
+	buf[len] = '\0';
+	int r = kind == D_DENY_EXEC ? nsb_gate_policy_deny_exec(p, buf)
+				    : nsb_gate_policy_allow_exec(p, buf);
+	if (r == -E2BIG)
+		return perr(c, E2BIG, col, NULL, "too many %s entries (at most %d)", word,
+			    NSB_MAX_GATE_OPTS);
+	if (r < 0)
+		return perr(c, -r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
+	return 0;
+}
+
+static int path_directive(const struct pctx *c, const char *line, const char *arg,
+			  struct nsb_gate_policy *p)
+{
+	size_t col = (size_t)(arg - line) + 1;
+	/* the rest of the line is the path: directories may contain spaces */
+	size_t len = strlen(arg);
+	while (len > 0 && blank(arg[len - 1]))
+		len--;
+	if (len == 0)
+		return perr(c, EINVAL, col, "for example: allow-path /opt/data",
+			    "'allow-path' needs a DIR");
+	if (arg[0] != '/')
+		return perr(c, EINVAL, col, "for example: allow-path /opt/data",
+			    "DIR must be an absolute path");
+	if (len > NSB_MAX_PATH)
+		return perr(c, EINVAL, col, NULL, "DIR is longer than %d bytes", NSB_MAX_PATH);
+
+	char buf[NSB_MAX_PATH + 1];
+	memcpy(buf, arg, len);
+	buf[len] = '\0';
+	int r = nsb_gate_policy_allow_path(p, buf);
+	if (r == -EINVAL)
+		return perr(c, EINVAL, col, "write it as realpath(1) prints it",
+			    "DIR must not contain '.', '..', '//' or a trailing '/'");
+	if (r == -E2BIG)
+		return perr(c, E2BIG, col, NULL, "too many allow-path entries (at most %d)",
+			    NSB_MAX_GATE_PATHS);
+	if (r < 0)
+		return perr(c, -r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
+	return 0;
+}
+
+static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
+{
+	const char *s = line;
+	while (blank(*s))
+		s++;
+	if (*s == '\0' || *s == '#')
+		return 0;
+
+	size_t wlen = strcspn(s, " \t\r");
+	const char *arg = s + wlen;
+	while (blank(*arg))
+		arg++;
+
+	for (size_t i = 0; i < ARRAY_SIZE(directives); i++) {
+		const char *word = directives[i].word;
+		if (strlen(word) != wlen || strncmp(word, s, wlen) != 0)
+			continue;
+		switch (directives[i].kind) {
+		case D_DENY_EXEC:
+		case D_ALLOW_EXEC:
+			return name_directive(c, word, line, arg, p, directives[i].kind);
+		case D_ALLOW_PATH:
+			return path_directive(c, line, arg, p);
+		case D_ALLOW_INLINE:
+		case D_ALLOW_META:
+			if (*arg)
+				return perr(c, EINVAL, (size_t)(arg - line) + 1, NULL,
+					    "'%s' takes no argument", word);
+			if (directives[i].kind == D_ALLOW_INLINE)
+				p->allow_inline_code = true;
+			else
+				p->allow_metachar = true;
+			return 0;
+		}
+	}
+	return perr(c, EINVAL, (size_t)(s - line) + 1, HINT_DIRECTIVES, "unknown directive '%.*s'",
+		    (int)(wlen > 64 ? 64 : wlen), s);
+}
+
+int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struct nsb_error *e)
+{
+	struct pctx c = {.name = name ? name : "<policy>", .line = 1, .e = e};
+	_cleanup_free_ char *line = malloc(NSB_POLICY_LINE_MAX + 1);
+	size_t len = 0, total = 0;
+	int ch;
+
+	if (!line)
+		return nsb_error_set(e, ENOMEM, "policy", "read policy '%s'", c.name);
+
+	/* byte by byte: the limits and the NUL check must see every byte */
+	for (;;) {
+		ch = getc(f);
+		if (ch == EOF) {
+			if (ferror(f))
+				return nsb_error_set(e, errno ? errno : EIO, "policy",
+						     "read policy '%s'", c.name);
+			if (len == 0)
+				return 0;
+			ch = '\n'; /* a last line without its newline */
+		}
+		if (++total > NSB_POLICY_MAX_BYTES)
+			return perr(&c, EFBIG, len + 1, NULL, "policy is larger than %u bytes",
+				    NSB_POLICY_MAX_BYTES);
+		if (ch == '\0')
+			return perr(&c, EINVAL, len + 1, "a policy is a text file",
+				    "NUL byte in the policy");
+		if (ch != '\n') {
+			if (len >= NSB_POLICY_LINE_MAX)
+				return perr(&c, EINVAL, len + 1, NULL,
+					    "line is longer than %d bytes", NSB_POLICY_LINE_MAX);
+			line[len++] = (char)ch;
+			continue;
+		}
+		line[len] = '\0';
+		int r = parse_line(&c, line, p);
+		if (r < 0)
+			return r;
+		len = 0;
+		c.line++;
+		if (feof(f))
+			return 0;
+	}
+}
+
+int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p)
+{
+	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
+		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
+		     "#        path.outside path.symlink_escape\n\n"
+		     "# Executables refused by name, by the name they were called by and by\n"
+		     "# the name their symlinks resolve to; a trailing '*' matches a prefix.\n");
+	for (size_t i = 0; i < p->n_deny_exec; i++)
+		fprintf(out, "deny-exec %s\n", p->deny_exec[i]);
+	fprintf(out, "\n# Names lifted from the deny list (allow-exec wins).\n");
+	for (size_t i = 0; i < p->n_allow_exec; i++)
+		fprintf(out, "allow-exec %s\n", p->allow_exec[i]);
+	fprintf(out, "\n# Relaxations, off unless uncommented.\n");
+	fprintf(out, "%sallow-inline-code\n", p->allow_inline_code ? "" : "#");
+	fprintf(out, "%sallow-metachar\n", p->allow_metachar ? "" : "#");
+	fprintf(out, "\n# Extra roots for the path jail (host paths, realpath form).\n");
+	for (size_t i = 0; i < p->n_allow_path; i++)
+		fprintf(out, "allow-path %s\n", p->allow_path[i]);
+	if (fflush(out) == EOF || ferror(out))
+		return -EIO;
+	return 0;
+}

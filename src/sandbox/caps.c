@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Dropping every capability with libcap-ng.  libcap-ng reports failures as
+ * its own small negative codes (see capng_apply(3)), not as errno values;
+ * they are translated here, at the only place the library is called.
+ */
+#include <errno.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cap-ng.h>
+
+#include "sandbox/caps.h"
+
+/*
+ * NOROOT: uid 0 gets no capabilities from execve.  NO_SETUID_FIXUP: changing
+ * uids neither grants nor clears capabilities behind our back.
+ * NO_CAP_AMBIENT_RAISE: nothing can refill the ambient set.  KEEP_CAPS stays
+ * off.  Every one of them is locked, so the payload (uid 0 inside, with
+ * CAP_SETPCAP until the last step) cannot turn them back.
+ */
+#define NSB_SECUREBITS                                                                           \
+	(SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |                         \
+	 SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE | \
+	 SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
+
+/*
+ * Turn a failed capng_apply() into -errno.  libcap-ng leaves errno from the
+ * failing prctl/capset in place for most codes; when it does not (the
+ * library checked something itself), map its code to the closest errno.
+ */
+static int capng_to_errno(int rc, int saved_errno)
+{
+	if (saved_errno > 0)
+		return -saved_errno;
+	/* -1: library state not initialized; -4 and the rest: not permitted. */
+	return rc == -1 ? -EINVAL : -EPERM;
+}
+
+static int apply_set(capng_select_t set, const char *what, struct nsb_error *e)
+{
+	int rc;
+
+	errno = 0;
+	rc = capng_apply(set);
+	if (rc < 0) {
+		int r = capng_to_errno(rc, errno);
+		return nsb_error_set(e, r, "caps", "clear %s (libcap-ng error %d)", what, rc);
+	}
+	return 0;
+}
+
+/* Independent check through the kernel interfaces, not libcap-ng's state. */
+static int verify_empty(struct nsb_error *e)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "caps", "read capabilities back");
+	for (size_t i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		if (data[i].effective || data[i].permitted || data[i].inheritable)
+			return nsb_error_setx(e, -EPERM, "caps",
+					      "capabilities still present after dropping them");
+
+	/* PR_CAPBSET_READ fails with EINVAL past the kernel's last capability. */
+	for (unsigned long cap = 0;; cap++) {
+		int r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+		if (r < 0 && errno == EINVAL && cap > 0)
+			break;
+		if (r < 0)
+			return nsb_error_set(e, nsb_negerrno(), "caps",
+					     "read bounding set capability %lu", cap);
+		if (r > 0)
+			return nsb_error_setx(
+				e, -EPERM, "caps",
+				"capability %lu still in the bounding set after dropping it", cap);
+	}
+	/*
+	 * The ambient set needs no check of its own: the kernel keeps it a
+	 * subset of permitted ∩ inheritable, both verified empty above.
+	 */
+	return 0;
+}
+
+int nsb_caps_drop_all(struct nsb_error *e)
+{
+	int bits, r;
+
+	/*
+	 * Order matters.  Securebits and the bounding set can only be changed
+	 * while CAP_SETPCAP is effective, so they come first; the ambient set
+	 * next; the effective/permitted/inheritable sets last, because clearing
+	 * them removes CAP_SETPCAP itself.
+	 */
+	bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (bits < 0)
+		return nsb_error_set(e, nsb_negerrno(), "caps", "read securebits");
+	/* OR in, never replace: a locked bit set by someone before us must stay. */
+	if (prctl(PR_SET_SECUREBITS, (unsigned long)bits | NSB_SECUREBITS, 0, 0, 0) < 0) {
+		r = nsb_error_set(e, nsb_negerrno(), "caps", "lock securebits (0x%x)",
+				  (unsigned int)(bits | NSB_SECUREBITS));
+		nsb_error_hint(e, "this needs CAP_SETPCAP in the sandbox's user namespace");
+		return r;
+	}
+
+	/* Empty libcap-ng's idea of every set; each capng_apply pushes one. */
+	capng_clear(CAPNG_SELECT_ALL);
+
+	r = apply_set(CAPNG_SELECT_BOUNDS, "capability bounding set", e);
+	if (r < 0)
+		return r;
+	r = apply_set(CAPNG_SELECT_AMBIENT, "ambient capability set", e);
+	if (r < 0)
+		return r;
+	r = apply_set(CAPNG_SELECT_CAPS, "effective, permitted and inheritable capability sets", e);
+	if (r < 0)
+		return r;
+
+	return verify_empty(e);
+}
+
+int nsb_no_new_privs(struct nsb_error *e)
+{
+	/*
+	 * After this, execve never grants privileges (setuid bits and file
+	 * capabilities are ignored), and it is inherited by every descendant
+	 * and cannot be unset.  seccomp without CAP_SYS_ADMIN requires it.
+	 */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "no_new_privs", "set no_new_privs");
+	return 0;
+}

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sandbox side, from clone to execve: init (pid 1) and the payload it forks.  Init, payload. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sandbox/caps.h"
+#include "base/exitcode.h"
+#include "base/fdpass.h"
+#include "sandbox/init.h"
+#include "sandbox/mount.h"
+#include "sandbox/net.h"
+#include "sandbox/rlimits.h"
+#include "base/path_search.h"
+#include "seccomp/filter.h"
+#include "base/sigforward.h"
+#include "base/util.h"
+
+extern char **environ;
+
+/* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
+static int close_all_except(const int *keep, size_t n)
+{
+	int sorted[8];
+	unsigned lo = 3;
+
+	if (n > ARRAY_SIZE(sorted))
+		return -E2BIG;
+	memcpy(sorted, keep, n * sizeof(int));
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++) {
+		if (sorted[i] < (int)lo)
+			continue;
+		if ((unsigned)sorted[i] > lo && syscall(SYS_close_range, lo, sorted[i] - 1, 0) < 0)
+			return nsb_negerrno();
+		lo = (unsigned)sorted[i] + 1;
+	}
+	if (syscall(SYS_close_range, lo, ~0U, 0) < 0)
+		return nsb_negerrno();
+	return 0;
+}
+
+static void send_error(int fd, const struct nsb_error *e)
+{
+	/* One write of a struct smaller than PIPE_BUF is atomic. */
+	ssize_t n;
+	do
+		n = write(fd, e, sizeof(*e));
+	while (n < 0 && errno == EINTR);
+}
+
+_noreturn_ static void fail(const struct nsb_init_args *a, const struct nsb_error *e, int code)
+{
+	send_error(a->err_wr, e);
+	_exit(code);
+}
+
+/*
+ * The original environment block stays in this process's memory (and in
+ * /proc/1/environ) even after clearenv(): overwrite the strings themselves.
+ */
+static void scrub_environment(void)
+{
+	for (char **p = environ; p && *p; p++)
+		explicit_bzero(*p, strlen(*p));
+	clearenv();
+}
+
+/*
+ * /proc/PID/cmdline shows the argument block in a process's memory, to
+ * anyone, whatever dumpable says, and init is a clone of the supervisor: it
+ * would show nsbox's whole command line (host paths that SRC:DEST hides,
+ * --env values, gate flags).  The plan owns copies of all init still needs
+ * (plan.h), so the block is overwritten in place.  The kernel says where it
+ * lies: fields 48 and 49 of /proc/self/stat, always shown to the process
+ * itself.  What remains is "nsbox"; a non-NUL last byte makes the kernel
+ * read the block as a retitled process's (up to the first NUL), so that
+ * /proc/1/cmdline is exactly "nsbox" and not "nsbox" and a run of NULs.
+ */
+static int scrub_cmdline(struct nsb_error *e)
+{
+	static const char title[] = "nsbox";
+	char buf[1024], *p, *save = NULL;
+	unsigned long long start = 0, end = 0;
+	_cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int field = 3; /* the first one after "(comm)" */
+
+	if (fd < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "open '/proc/self/stat'");
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "read '/proc/self/stat'");
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: the fields start after the last ')'. */
+	p = strrchr(buf, ')');
+	for (char *tok = p ? strtok_r(p + 1, " \n", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \n", &save), field++) {
+		if (field == 48)
+			start = strtoull(tok, NULL, 10);
+		else if (field == 49)
+			end = strtoull(tok, NULL, 10);
+	}
+	if (start == 0 || end <= start || end - start > NSB_MAX_ARGV_BYTES + 1)
+		return nsb_error_setx(e, EIO, "init",
+				      "cannot find the argument block in '/proc/self/stat'");
+
+	char *block = (char *)(uintptr_t)start;
+	size_t len = (size_t)(end - start);
+	/* The block must be the one nsbox was started with: argv[0] (as libc
+	 * kept it) opens it.  Under an emulator that builds its own client
+	 * stack (valgrind), the kernel's block is the emulator's, holding the
+	 * same command line out of reach: refuse rather than run visible. */
+	if (program_invocation_name != block)
+		return nsb_error_setx(
+			e, EFAULT, "init",
+			"the argument block the kernel shows is not nsbox's own (run under an emulator such as valgrind?): /proc/1/cmdline would show nsbox's command line");
+	explicit_bzero(block, len);
+	if (len >= sizeof(title) + 1) {
+		memcpy(block, title, sizeof(title));
+		block[len - 1] = ' ';
+	}
+	return 0;
+}
+
+/*
+ * Find the command in the sandbox's view with the sandbox's PATH, like
+ * execvp, but tell "not found" (127) from "found, not executable" (126).
+ */
+/* A candidate of the PATH search, judged in the sandbox's view: a file that
+ * is not a directory, executable or not (126 rather than 127). */
+static int probe_executable(void *ud, const char *candidate)
+{
+	struct stat st;
+
+	(void)ud;
+	if (stat(candidate, &st) < 0 || S_ISDIR(st.st_mode))
+		return NSB_PATH_ABSENT;
+	return access(candidate, X_OK) == 0 ? NSB_PATH_EXEC : NSB_PATH_NOEXEC;
+}
+
+static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
+			   struct nsb_error *e)
+{
+	const char *name = p->argv[0];
+	const char *path = nsb_env_get(p->envp, "PATH", 4);
+	struct stat st;
+	int r;
+
+	if (strchr(name, '/')) {
+		if (stat(name, &st) < 0)
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_RESOLVE,
+					     "command '%s' not found inside the sandbox", name);
+		if (nsb_snprintf(out, out_size, "%s", name) < 0)
+			return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
+					      "command name too long");
+		return 0;
+	}
+	if (strlen(name) > NAME_MAX)
+		return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
+				      "command name '%.64s...' is too long", name);
+
+	r = nsb_path_search(path, name, probe_executable, NULL, out, out_size);
+	if (r == 0)
+		return 0;
+	if (r == -EACCES)
+		return nsb_error_setx(e, EACCES, NSB_STAGE_EXEC,
+				      "command '%s' found inside the sandbox but not executable",
+				      name);
+	return nsb_error_setx(e, ENOENT, NSB_STAGE_RESOLVE,
+			      "command '%s' not found inside the sandbox (PATH=%s)", name,
+			      path ? path : "");
+}
+
+/*
+ * The payload's terminal, from the sandbox's own devpts: the master goes to
+ * the supervisor (which relays it to the caller's terminal), the slave
+ * becomes init's controlling terminal so that the payload, in init's session,
+ * can be its foreground process group.  Whatever runs inside can then only
+ * reach this pty (TIOCSTI included), never the caller's terminal.  Done
+ * before the seccomp filter: the strict profile rightly refuses TIOCSCTTY.
+ */
+static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_error *e)
+{
+	_cleanup_close_ int master = -1, slave = -1;
+	int unlock = 0, r;
+
+	master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "open '/dev/pts/ptmx'");
+	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "unlock the pty");
+	/* The peer by descriptor: no path lookup that could pick another pty. */
+	slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (slave < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "open the pty's terminal");
+	/* The caller's size before the payload runs: it reads it at start. */
+	if (a->stdio->has_winsize && ioctl(slave, TIOCSWINSZ, &a->stdio->winsize) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty", "set the window size");
+
+	r = nsb_fd_send(a->pty_wr, master);
+	if (r < 0)
+		return nsb_error_set(e, r, "pty", "hand the pty to the supervisor");
+	close(a->pty_wr);
+
+	/* Out of the caller's process group and session (see below). */
+	if (setsid() < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
+	if (ioctl(slave, TIOCSCTTY, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pty",
+				     "make the pty the controlling terminal");
+	*ret_slave = TAKE_FD(slave);
+	return 0;
+}
+
+/* Put the payload's stdio in place: pumped pipes, the pty, reopened nodes. */
+static int setup_stdio(const struct nsb_init_args *a, int slave, struct nsb_error *e)
+{
+	const struct nsb_stdio *st = a->stdio;
+	int pumped[3] = {a->stdin_rd, a->stdout_wr, a->stderr_wr};
+
+	for (int fd = 0; fd < 3; fd++) {
+		int src = -1;
+		_cleanup_close_ int opened = -1;
+
+		if (st->how[fd] == NSB_STDIO_CLOSED)
+			close(fd); /* the caller's closed fd, held by /dev/null until here */
+		else if (st->how[fd] == NSB_STDIO_PTY)
+			src = slave;
+		else if (st->how[fd] == NSB_STDIO_PIPE)
+			src = pumped[fd];
+		else if (st->how[fd] == NSB_STDIO_REOPEN) {
+			opened = open(st->reopen[fd], st->reopen_flags[fd] | O_NOCTTY | O_CLOEXEC);
+			if (opened < 0)
+				return nsb_error_set(e, nsb_negerrno(), "fds", "open '%s' as fd %d",
+						     st->reopen[fd], fd);
+			src = opened;
+		}
+		if (src >= 0 && dup2(src, fd) < 0)
+			return nsb_error_set(e, nsb_negerrno(), "fds",
+					     "connect fd %d to the supervisor", fd);
+	}
+	return 0;
+}
+
+_noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
+{
+	const struct nsb_plan *p = a->plan;
+	struct nsb_error e = {0};
+	char path[NSB_MAX_PATH + 1];
+	sigset_t none;
+	int r;
+
+	if (slave >= 0) {
+		/* The payload leads the pty's foreground process group, in
+		 * init's session: ^C and ^Z on the terminal reach it, and a
+		 * shell inside does job control as usual.  SIGTTOU is blocked
+		 * for the switch (we are not in the foreground yet). */
+		sigset_t ttou;
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, NULL);
+		if (setpgid(0, 0) < 0 || tcsetpgrp(slave, getpid()) < 0) {
+			nsb_error_set(&e, nsb_negerrno(), "session",
+				      "make the payload the terminal's foreground");
+			fail(a, &e, NSB_EXIT_NSBOX);
+		}
+	}
+
+	/* Restore what init changed: default dispositions, nothing blocked. */
+	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
+		signal(nsb_forwarded_signals[i], SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	/* A new session: no controlling terminal to inject keystrokes into
+	 * (with a pty: the sandbox's own terminal, set up above). */
+	if (slave < 0 && setsid() < 0) {
+		nsb_error_set(&e, nsb_negerrno(), "session", "start a new session");
+		fail(a, &e, NSB_EXIT_NSBOX);
+	}
+
+	/* stdio through the supervisor's pumps or the pty (never a host inode). */
+	r = setup_stdio(a, slave, &e);
+	if (r < 0)
+		fail(a, &e, NSB_EXIT_NSBOX);
+
+	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
+	r = close_all_except(&a->err_wr, 1);
+	if (r < 0) {
+		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
+		fail(a, &e, NSB_EXIT_NSBOX);
+	}
+
+	r = resolve_command(p, path, sizeof(path), &e);
+	if (r < 0)
+		fail(a, &e,
+		     strcmp(e.stage, NSB_STAGE_RESOLVE) == 0 ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
+
+	/* Fallback limits: nothing above may trip over them. */
+	r = nsb_limits_apply_rlimits(&p->limits, &e);
+	if (r < 0)
+		fail(a, &e, NSB_EXIT_NSBOX);
+
+	execve(path, p->argv, p->envp);
+	r = nsb_negerrno();
+	nsb_error_set(&e, r, NSB_STAGE_EXEC, "execute '%s'", path);
+	if (r == -ENOENT)
+		nsb_error_hint(
+			&e,
+			"the file exists but its interpreter or dynamic loader is missing inside the sandbox; bind it with --ro");
+	fail(a, &e, r == -ENOENT ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
+}
+
+static int exit_code_of(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return NSB_EXIT_NSBOX;
+}
+
+/*
+ * The supervisor's death kills the sandbox, inherited descriptors are gone,
+ * and the uid/gid maps are written.  Failures here _exit(125) without a
+ * report: the supervisor is gone or gave up, or the pipe is not ours yet.
+ */
+static void init_attach(const struct nsb_init_args *a)
+{
+	struct nsb_error e = {0};
+	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
+		      a->stderr_wr, a->stdin_rd, a->pty_wr};
+	char go;
+	int r;
+
+	/* If the supervisor dies, so does the sandbox: init's death takes the
+	 * whole PID namespace with it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(NSB_EXIT_NSBOX);
+
+	/* The result fd, and anything else the caller leaked, never enters. */
+	r = close_all_except(keep, ARRAY_SIZE(keep));
+	if (r < 0) {
+		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
+		fail(a, &e, NSB_EXIT_NSBOX);
+	}
+
+	/* Wait for the uid/gid maps.  EOF means the supervisor is gone or gave
+	 * up (and also closes the PDEATHSIG race: it may have died before the
+	 * prctl above). */
+	do
+		r = (int)read(a->sync_rd, &go, 1);
+	while (r < 0 && errno == EINTR);
+	if (r != 1)
+		_exit(NSB_EXIT_NSBOX);
+	close(a->sync_rd);
+}
+
+/* Nothing of the host left readable in init's own /proc entries. */
+static int init_hide(struct nsb_error *e)
+{
+	/* Only after the maps are written: a non-dumpable child's /proc files
+	 * belong to root, and the supervisor had to open its uid_map. */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "make init non-dumpable");
+	scrub_environment();
+	return scrub_cmdline(e);
+}
+
+/* The sandbox's world: mounts, loopback, hostname, and the pty if asked. */
+static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
+{
+	const struct nsb_plan *p = a->plan;
+	int r;
+
+	r = nsb_mount_setup(p, e);
+	if (r < 0)
+		return r;
+	if (!p->share_net) {
+		r = nsb_net_lo_up(e);
+		if (r < 0)
+			return r;
+	}
+	if (sethostname(p->hostname, strlen(p->hostname)) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "hostname", "set hostname '%s'",
+				     p->hostname);
+	if (a->stdio->pty)
+		return open_pty(a, slave, e);
+	return 0;
+}
+
+/* No capabilities, no_new_privs, the seccomp filter, a session of its own. */
+static int init_lock_down(const struct nsb_plan *p, int slave, struct nsb_error *e)
+{
+	int r;
+
+	/* init keeps nothing the payload could borrow: all capability sets
+	 * empty and no_new_privs, before the payload is even forked. */
+	r = nsb_caps_drop_all(e);
+	if (r < 0)
+		return r;
+	r = nsb_no_new_privs(e);
+	if (r < 0)
+		return r;
+
+	/*
+	 * The filter goes on in init, before the payload is forked: init
+	 * carries it, and the payload inherits the very same program, so the
+	 * payload's last steps (close fds, rlimits, execve) already run under
+	 * it.  Installing a second copy in the payload would only make every
+	 * syscall evaluate the program twice (and strict profiles rightly
+	 * refuse seccomp() itself).  When the profile asks for it, the same
+	 * call first puts on the small unmapped-ids program the supervisor
+	 * built from the mapped ids (filter.c says why it is separate).
+	 * nsbox's own openat2 (mount.c) has run by now: the shipped profiles
+	 * answer it ENOSYS.
+	 */
+	if (p->seccomp) {
+		r = nsb_seccomp_install(p->seccomp, e);
+		if (r < 0)
+			return r;
+	}
+
+	/* Out of the caller's process group: a terminal's ^C reaches the
+	 * supervisor only, which forwards it once.  (open_pty did it already.) */
+	if (slave < 0 && setsid() < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
+	return 0;
+}
+
+/* The supervisor blocked these before clone; keep them blocked and read
+ * them through a signalfd.  Returns the signalfd. */
+static int init_signals(struct nsb_error *e)
+{
+	sigset_t mask;
+	int sfd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
+		sigaddset(&mask, nsb_forwarded_signals[i]);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "block signals");
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sfd < 0)
+		return nsb_error_set(e, nsb_negerrno(), "init", "create signalfd");
+	return sfd;
+}
+
+/* After the fork: init lets go of every stream, so that EOF follows the payload. */
+static void init_let_go(const struct nsb_init_args *a, int slave)
+{
+	/* From here on, EOF on the error pipe means the payload's exec worked;
+	 * EOF on the output pipes, that the payload and all it started are gone. */
+	close(a->err_wr);
+	/* init holds no stream end: EOF and EPIPE must follow the payload. */
+	const int ends[] = {a->stdout_wr, a->stderr_wr, a->stdin_rd, slave};
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
+		if (ends[i] >= 0)
+			close(ends[i]);
+	/* Nor the caller's own stdio (a host file, perhaps): the sandbox's
+	 * /dev/null takes their place (best effort: init never uses them). */
+	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd >= 0) {
+		for (int fd = 0; fd < 3; fd++)
+			if (fd != null_fd)
+				dup2(null_fd, fd);
+		if (null_fd > 2)
+			close(null_fd);
+	}
+}
+
+/* Reap everything (orphans are re-parented to us); on the payload's end,
+ * report its exact status and exit, which kills whatever it left. */
+static void reap_children(const struct nsb_init_args *a, pid_t payload)
+{
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		if (pid <= 0)
+			return;
+		if (pid == payload) {
+			ssize_t w;
+			do
+				w = write(a->status_wr, &status, sizeof(status));
+			while (w < 0 && errno == EINTR);
+			_exit(exit_code_of(status));
+		}
+	}
+}
+
+/* init's life after the fork: forward signals, reap, exit with the payload. */
+_noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t payload)
+{
+	for (;;) {
+		struct signalfd_siginfo si;
+		ssize_t n = read(sfd, &si, sizeof(si));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(si))
+			_exit(NSB_EXIT_NSBOX);
+		if (si.ssi_signo != SIGCHLD) {
+			/* Every forwarded signal terminates by default.  A stopped
+			 * payload would keep it pending forever: SIGCONT after it,
+			 * to the payload and its process group (a stopped pipeline
+			 * of a shell payload), so that it acts on it now. */
+			kill(payload, (int)si.ssi_signo);
+			kill(payload, SIGCONT);
+			kill(-payload, SIGCONT);
+			continue;
+		}
+		reap_children(a, payload);
+	}
+}
+
+_noreturn_ void nsb_init_main(const struct nsb_init_args *a)
+{
+	struct nsb_error e = {0};
+	pid_t payload;
+	int sfd, slave = -1;
+
+	init_attach(a);
+	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 ||
+	    init_lock_down(a->plan, slave, &e) < 0)
+		fail(a, &e, NSB_EXIT_NSBOX);
+	sfd = init_signals(&e);
+	if (sfd < 0)
+		fail(a, &e, NSB_EXIT_NSBOX);
+
+	payload = fork();
+	if (payload < 0) {
+		nsb_error_set(&e, nsb_negerrno(), "init", "fork the payload");
+		fail(a, &e, NSB_EXIT_NSBOX);
+	}
+	if (payload == 0) {
+		close(sfd);
+		close(a->status_wr);
+		payload_main(a, slave);
+	}
+	init_let_go(a, slave);
+	init_wait(a, sfd, payload);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sandbox side: init (pid 1 in the new PID namespace) and the payload it
+ * forks.  init sets up the mounts, loopback and hostname, drops every
+ * capability, then forks the payload, forwards signals to it, reaps orphans
+ * and exits with the payload's status.  Setup errors travel to the
+ * supervisor as a struct nsb_error over err_wr; EOF there after the payload's
+ * execve means the exec succeeded.
+ */
+#pragma once
+
+#include "base/macro.h"
+#include "core/plan.h"
+#include "core/stdio_plan.h"
+
+/* Stages reported by the sandbox side; "resolve" means the command was not
+ * found (exit 127), "exec" that execve failed (exit 126). */
+#define NSB_STAGE_RESOLVE "resolve"
+#define NSB_STAGE_EXEC	  "exec"
+
+struct nsb_init_args {
+	const struct nsb_plan *plan;
+	int sync_rd;   /* supervisor → init: one byte once the id maps are written */
+	int err_wr;    /* init/payload → supervisor: struct nsb_error, CLOEXEC */
+	int status_wr; /* init → supervisor: the payload's wait status (int) */
+	int stdout_wr; /* payload's stdout/stderr when the supervisor pumps them, else -1 */
+	int stderr_wr;
+	int stdin_rd; /* payload's stdin when the supervisor pumps it, else -1 */
+	int pty_wr;   /* init → supervisor: the pty master (SCM_RIGHTS), else -1 */
+	const struct nsb_stdio *stdio;
+};
+
+/* Runs in the child created by clone; never returns. */
+_noreturn_ void nsb_init_main(const struct nsb_init_args *a);

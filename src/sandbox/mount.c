@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sandbox/mount.h"
+#include "base/util.h"
+
+#define STAGE "mount"
+
+/* Where the new root is assembled before pivot_root.  Every source has been
+ * cloned by then, so hiding the host's /tmp under it costs nothing. */
+#define STAGING_DIR "/tmp"
+
+static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+
+/*
+ * procfs entries that show the host kernel's memory, keyrings, timers and
+ * allocator state: covered, each by an empty read-only file (or an empty
+ * read-only directory), what the OCI runtimes mask and more.  Whatever the
+ * host kernel lacks is skipped: it has nothing there to leak.
+ */
+static const char *const proc_masked[] = {
+	"kcore",	"keys",		 "key-users",  "timer_list", "sched_debug",
+	"slabinfo",	"vmallocinfo",	 "kpageflags", "kpagecount", "kpagecgroup",
+	"pagetypeinfo", "latency_stats", "config.gz",  "acpi",	     "scsi",
+};
+
+struct prepared {
+	int tree_fd; /* detached clone of the source, or -1 */
+	bool skip;   /* optional entry absent on the host */
+	bool is_dir;
+	bool is_link;
+	char link[NSB_MAX_PATH + 1];
+};
+
+struct mount_ctx {
+	const struct nsb_plan *plan;
+	struct prepared *prep; /* one per plan op */
+	int dev_fds[ARRAY_SIZE(dev_nodes)];
+	int mask_fd; /* read-only tmpfs holding "file" and "dir", both empty */
+	int root_fd; /* the new root's mount */
+};
+
+/*
+ * Symlinks are never followed while building the new root: every lookup is
+ * confined beneath the root fd and refuses symlinks and magic links, so a
+ * link planted in a bound directory cannot redirect a mount point to the
+ * host (the CVE-2026-87766 class).
+ */
+static int openat_beneath(int dirfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	return fd < 0 ? nsb_negerrno() : (int)fd;
+}
+
+static int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
+{
+	struct mount_attr attr = {.attr_set = set};
+	if (mount_setattr(fd, path, flags, &attr, sizeof(attr)) < 0)
+		return nsb_negerrno();
+	return 0;
+}
+
+static int mount_err(struct nsb_error *e, int r, const char *what, const char *path)
+{
+	return nsb_error_set(e, r, STAGE, "%s '%s'", what, path);
+}
+
+/*
+ * Create (or find) the mount point for dest inside the new root and return an
+ * O_PATH fd to it.  Intermediate directories are created as needed.
+ */
+static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent,
+		     const char **ret_name, struct nsb_error *e)
+{
+	char buf[NSB_MAX_PATH + 1];
+	_cleanup_close_ int cur = -1;
+	char *comp, *next;
+	int r;
+
+	if (nsb_snprintf(buf, sizeof(buf), "%s", dest + 1) < 0)
+		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "mount point '%s' is too long", dest);
+	cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+	if (cur < 0)
+		return mount_err(e, nsb_negerrno(), "open new root for", dest);
+
+	for (comp = buf; comp; comp = next) {
+		_cleanup_close_ int fd = -1;
+		bool last;
+
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		last = !next;
+
+		if (last && ret_parent) {
+			/* The caller creates the entry itself (a symlink). */
+			*ret_parent = TAKE_FD(cur);
+			*ret_name = dest + (comp - buf) + 1;
+			return 0;
+		}
+
+		fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
+		if (fd == -ENOENT) {
+			if (!last || is_dir) {
+				r = mkdirat(cur, comp, 0755);
+			} else {
+				r = openat(cur, comp,
+					   O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+					   0444);
+				if (r >= 0)
+					r = close(r);
+			}
+			if (r < 0 && errno != EEXIST) {
+				r = nsb_negerrno();
+				nsb_error_set(e, r, STAGE, "create mount point '%s'", dest);
+				if (r == -EROFS)
+					nsb_error_hint(
+						e,
+						"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
+						dest);
+				return r;
+			}
+			fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
+		}
+		if (fd == -ELOOP) {
+			nsb_error_setx(e, ELOOP, STAGE,
+				       "mount point '%s' is or passes through a symbolic link",
+				       dest);
+			return nsb_error_hint(
+				e,
+				"mount destinations are never resolved through symlinks; use the link's target as the destination");
+		}
+		if (fd < 0)
+			return mount_err(e, fd, "open mount point", dest);
+
+		struct stat st;
+		if (fstat(fd, &st) < 0)
+			return mount_err(e, nsb_negerrno(), "stat mount point", dest);
+		if (S_ISLNK(st.st_mode)) {
+			nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is a symbolic link",
+				       dest);
+			return nsb_error_hint(e, "use the link's target as the destination");
+		}
+		if ((!last || is_dir) && !S_ISDIR(st.st_mode))
+			return nsb_error_setx(
+				e, ENOTDIR, STAGE,
+				"mount point '%s': a directory is needed there, but it is a file",
+				dest);
+		if (last && !is_dir && S_ISDIR(st.st_mode))
+			return nsb_error_setx(
+				e, EISDIR, STAGE,
+				"mount point '%s': a file is needed there, but it is a directory",
+				dest);
+		nsb_closep(&cur);
+		cur = TAKE_FD(fd);
+	}
+	return TAKE_FD(cur);
+}
+
+static int attach(int tree_fd, int root_fd, const char *dest, bool is_dir, struct nsb_error *e)
+{
+	_cleanup_close_ int dfd = make_dest(root_fd, dest, is_dir, NULL, NULL, e);
+	if (dfd < 0)
+		return dfd;
+	if (move_mount(tree_fd, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return mount_err(e, nsb_negerrno(), "attach mount at", dest);
+	return 0;
+}
+
+/* A new, detached filesystem instance with the given options. */
+static int new_fs(const char *type, const char *const *kv, unsigned attrs, const char *dest,
+		  struct nsb_error *e)
+{
+	_cleanup_close_ int fs = fsopen(type, FSOPEN_CLOEXEC);
+	int mnt;
+
+	if (fs < 0)
+		return nsb_error_set(e, nsb_negerrno(), STAGE, "create %s for '%s'", type, dest);
+	for (size_t i = 0; kv && kv[i]; i += 2) {
+		int r = kv[i + 1] ? fsconfig(fs, FSCONFIG_SET_STRING, kv[i], kv[i + 1], 0)
+				  : fsconfig(fs, FSCONFIG_SET_FLAG, kv[i], NULL, 0);
+		if (r < 0)
+			return nsb_error_set(e, nsb_negerrno(), STAGE,
+					     "set %s option '%s' for '%s'", type, kv[i], dest);
+	}
+	if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), STAGE, "create %s for '%s'", type, dest);
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, attrs);
+	if (mnt < 0)
+		return nsb_error_set(e, nsb_negerrno(), STAGE, "mount %s for '%s'", type, dest);
+	return mnt;
+}
+
+static int new_tmpfs(uint64_t size, unsigned mode, unsigned attrs, const char *dest,
+		     struct nsb_error *e)
+{
+	char sz[32], md[16];
+	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
+	snprintf(md, sizeof(md), "%o", mode);
+	const char *kv[] = {"size", sz, "mode", md, NULL};
+	return new_fs("tmpfs", kv, attrs, dest, e);
+}
+
+/* Clone the source of every bind while the host tree is still visible. */
+static int prepare(struct mount_ctx *c, struct nsb_error *e)
+{
+	const struct nsb_plan *p = c->plan;
+	int r;
+
+	for (size_t i = 0; i < p->n_ops; i++) {
+		const struct nsb_mount_op *op = &p->ops[i];
+		struct prepared *pr = &c->prep[i];
+		struct stat st;
+
+		if (op->kind != NSB_OP_BIND && op->kind != NSB_OP_SYSLINK)
+			continue;
+
+		if (op->kind == NSB_OP_SYSLINK) {
+			if (lstat(op->src, &st) < 0) {
+				if (errno == ENOENT) {
+					pr->skip = true;
+					continue;
+				}
+				return mount_err(e, nsb_negerrno(), "inspect", op->src);
+			}
+			if (S_ISLNK(st.st_mode)) {
+				ssize_t n = readlink(op->src, pr->link, sizeof(pr->link) - 1);
+				if (n < 0)
+					return mount_err(e, nsb_negerrno(), "read link", op->src);
+				pr->link[n] = '\0';
+				pr->is_link = true;
+				continue;
+			}
+		}
+
+		/* One call clones the whole subtree (AT_RECURSIVE)... */
+		pr->tree_fd = open_tree(AT_FDCWD, op->src,
+					OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		if (pr->tree_fd < 0) {
+			r = nsb_negerrno();
+			if (op->optional && (r == -ENOENT || r == -ENOTDIR)) {
+				pr->skip = true;
+				continue;
+			}
+			nsb_error_set(e, r, STAGE, "bind '%s'", op->src);
+			if (r == -ENOSYS)
+				nsb_error_hint(
+					e, "nsbox needs the new mount API (Linux 5.12 or later)");
+			return r;
+		}
+		if (fstat(pr->tree_fd, &st) < 0)
+			return mount_err(e, nsb_negerrno(), "stat", op->src);
+		pr->is_dir = S_ISDIR(st.st_mode);
+
+		/* ...and one call makes every submount read-only, nosuid and
+		 * nodev: no mountinfo walk, no submount left writable. */
+		uint64_t set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+		if (op->readonly)
+			set |= MOUNT_ATTR_RDONLY;
+		r = set_attr(pr->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set);
+		if (r < 0)
+			return mount_err(e, r,
+					 op->readonly ? "make read-only" : "set nosuid,nodev on",
+					 op->src);
+	}
+
+	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+		if (c->dev_fds[i] < 0)
+			return mount_err(e, nsb_negerrno(), "bind device", path);
+		/*
+		 * These are the host's own inodes: read-only, so that their
+		 * mode, owner and times cannot change (chmod 000 /dev/null
+		 * would reach the host's).  Reading and writing a device on
+		 * a read-only mount still works; nodev is left off so that
+		 * it opens at all.
+		 */
+		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+		if (r < 0)
+			return mount_err(e, r, "make read-only", path);
+	}
+	return 0;
+}
+
+/*
+ * The source of every mask: a tiny tmpfs with an empty file and an empty
+ * directory, read-only before anything is cloned from it.  open_tree can
+ * clone only from a mount that is attached (before Linux 6.15), so it is
+ * attached at the staging directory, under the new root that is stacked on
+ * it next; it leaves with the old root at pivot_root.
+ */
+static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
+{
+	_cleanup_close_ int file = -1;
+	int r;
+
+	c->mask_fd = new_tmpfs(4096, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			       "/proc", e);
+	if (c->mask_fd < 0)
+		return c->mask_fd;
+	if (mkdirat(c->mask_fd, "dir", 0555) < 0)
+		return mount_err(e, nsb_negerrno(), "create the empty directory for", "/proc");
+	file = openat(c->mask_fd, "file", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
+	if (file < 0)
+		return mount_err(e, nsb_negerrno(), "create the empty file for", "/proc");
+	/* A mount with a file open for writing cannot be made read-only. */
+	nsb_closep(&file);
+	r = set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "make the masks of '/proc' read-only");
+	if (move_mount(c->mask_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return nsb_error_set(e, nsb_negerrno(), STAGE, "attach the masks of /proc at '%s'",
+				     STAGING_DIR);
+	return 0;
+}
+
+/*
+ * Cover /proc/NAME with an empty read-only file or directory of its own
+ * type.  Reading it gives nothing, opening it for writing fails (mode 0444
+ * or 0555 on a read-only mount), and the payload, holding no capability,
+ * cannot unmount the cover; in a nested user namespace the kernel locks it
+ * to the mounts beneath, and refuses a new procfs because of it.
+ */
+static int mask_proc_entry(struct mount_ctx *c, int proc, const char *name, struct nsb_error *e)
+{
+	_cleanup_close_ int t = -1;
+	struct stat st;
+	char path[64];
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%s", name);
+	if (fstatat(proc, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return mount_err(e, nsb_negerrno(), "inspect", path);
+	}
+	t = open_tree(c->mask_fd, S_ISDIR(st.st_mode) ? "dir" : "file",
+		      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (t < 0)
+		return mount_err(e, nsb_negerrno(), "mask", path);
+	r = set_attr(t, "", AT_EMPTY_PATH,
+		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (r < 0)
+		return mount_err(e, r, "mask", path);
+	if (move_mount(t, "", proc, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return mount_err(e, nsb_negerrno(), "mask", path);
+	return 0;
+}
+
+static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+{
+	/* Writable or revealing parts of procfs: made read-only in place. */
+	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
+	_cleanup_close_ int proc =
+		new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+		       op->dest, e);
+	int r;
+
+	if (proc < 0)
+		return proc;
+	r = attach(proc, c->root_fd, op->dest, true, e);
+	if (r < 0)
+		return r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ro_paths); i++) {
+		_cleanup_close_ int t = open_tree(
+			proc, ro_paths[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%s", ro_paths[i]);
+		if (t < 0) {
+			if (errno == ENOENT)
+				continue; /* not every kernel has every entry */
+			return mount_err(e, nsb_negerrno(), "protect", path);
+		}
+		r = set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				     MOUNT_ATTR_NOEXEC);
+		if (r < 0)
+			return mount_err(e, r, "make read-only", path);
+		if (move_mount(t, "", proc, ro_paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			return mount_err(e, nsb_negerrno(), "make read-only", path);
+	}
+
+	for (size_t i = 0; i < ARRAY_SIZE(proc_masked); i++) {
+		r = mask_proc_entry(c, proc, proc_masked[i], e);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+{
+	static const char *const links[][2] = {
+		{"fd", "/proc/self/fd"},       {"stdin", "/proc/self/fd/0"},
+		{"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
+		{"ptmx", "pts/ptmx"},
+	};
+	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
+	_cleanup_close_ int dev = -1, pts = -1, shm = -1;
+	int r;
+
+	dev = new_tmpfs(64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
+	if (dev < 0)
+		return dev;
+	r = attach(dev, c->root_fd, op->dest, true, e);
+	if (r < 0)
+		return r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		r = attach(c->dev_fds[i], c->root_fd, path, false, e);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
+		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
+			return nsb_error_set(e, nsb_negerrno(), STAGE, "create link '/dev/%s'",
+					     links[i][0]);
+
+	/* A private devpts: the host's terminals are not reachable. */
+	pts = new_fs("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
+	if (pts < 0)
+		return pts;
+	r = attach(pts, c->root_fd, "/dev/pts", true, e);
+	if (r < 0)
+		return r;
+
+	shm = new_tmpfs(op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
+	if (shm < 0)
+		return shm;
+	r = attach(shm, c->root_fd, "/dev/shm", true, e);
+	if (r < 0)
+		return r;
+
+	/* Nothing may be added to /dev once it is built. */
+	r = set_attr(dev, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
+	if (r < 0)
+		return mount_err(e, r, "make read-only", "/dev");
+	return 0;
+}
+
+static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
+{
+	const struct nsb_mount_op *op = &c->plan->ops[i];
+	struct prepared *pr = &c->prep[i];
+
+	if (pr->skip)
+		return 0;
+
+	switch (op->kind) {
+	case NSB_OP_SYSLINK:
+		if (pr->is_link) {
+			_cleanup_close_ int parent = -1;
+			const char *name = NULL;
+			int r = make_dest(c->root_fd, op->dest, false, &parent, &name, e);
+			if (r < 0)
+				return r;
+			/* make_dest sets name whenever it returns >= 0 */
+			// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
+			if (symlinkat(pr->link, parent, name) < 0)
+				return mount_err(e, nsb_negerrno(), "create link", op->dest);
+			return 0;
+		}
+		return attach(pr->tree_fd, c->root_fd, op->dest, pr->is_dir, e);
+	case NSB_OP_BIND:
+		return attach(pr->tree_fd, c->root_fd, op->dest, pr->is_dir, e);
+	case NSB_OP_TMPFS: {
+		_cleanup_close_ int t = new_tmpfs(
+			op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
+		if (t < 0)
+			return t;
+		return attach(t, c->root_fd, op->dest, true, e);
+	}
+	case NSB_OP_PROC:
+		return setup_proc(c, op, e);
+	case NSB_OP_DEV:
+		return setup_dev(c, op, e);
+	}
+	return nsb_error_setx(e, EINVAL, STAGE, "unknown mount operation for '%s'", op->dest);
+}
+
+static int switch_root(struct mount_ctx *c, struct nsb_error *e)
+{
+	/*
+	 * pivot_root(".", ".") stacks the old root under the new one; the
+	 * lazy unmount then drops it, so no path inside leads to the host.
+	 */
+	if (fchdir(c->root_fd) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "enter the new root");
+	if (syscall(SYS_pivot_root, ".", ".") < 0) {
+		int r = nsb_error_set(e, nsb_negerrno(), "pivot_root", "switch to the new root");
+		/* The kernel's initial rootfs can never be pivoted away from. */
+		if (r == -EINVAL)
+			nsb_error_hint(
+				e,
+				"is '/' the kernel's initramfs (rootfs)? pivot_root cannot leave it: switch_root into a tmpfs first, as an init system does");
+		return r;
+	}
+	if (umount2(".", MNT_DETACH) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "detach the old root");
+	if (chdir("/") < 0)
+		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "enter '/'");
+	/* Only now, with every mount point in place, is / made read-only. */
+	int r = set_attr(AT_FDCWD, "/", 0,
+			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (r < 0)
+		return nsb_error_set(e, r, "pivot_root", "make '/' read-only");
+	return 0;
+}
+
+int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
+{
+	struct mount_ctx c = {.plan = plan, .mask_fd = -1, .root_fd = -1};
+	int r;
+
+	c.prep = calloc(plan->n_ops ? plan->n_ops : 1, sizeof(*c.prep));
+	if (!c.prep)
+		return nsb_error_set(e, ENOMEM, STAGE, "plan the mounts");
+	for (size_t i = 0; i < plan->n_ops; i++)
+		c.prep[i].tree_fd = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
+		c.dev_fds[i] = -1;
+
+	/* Nothing we mount may propagate back to the host, and nothing the
+	 * host mounts later may appear inside. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		r = nsb_error_set(e, nsb_negerrno(), STAGE, "make '/' private");
+		goto out;
+	}
+
+	r = prepare(&c, e);
+	if (r < 0)
+		goto out;
+
+	c.root_fd = new_tmpfs(1 << 20, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/", e);
+	if (c.root_fd < 0) {
+		r = c.root_fd;
+		goto out;
+	}
+	/* Beneath the new root, which is stacked on it at once. */
+	r = make_mask_source(&c, e);
+	if (r < 0)
+		goto out;
+	if (move_mount(c.root_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		r = nsb_error_set(e, nsb_negerrno(), STAGE, "attach the new root at '%s'",
+				  STAGING_DIR);
+		goto out;
+	}
+
+	for (size_t i = 0; i < plan->n_ops; i++) {
+		r = apply_op(&c, i, e);
+		if (r < 0)
+			goto out;
+	}
+
+	r = switch_root(&c, e);
+	if (r < 0)
+		goto out;
+
+	if (chdir(plan->cwd) < 0) {
+		r = nsb_error_set(e, nsb_negerrno(), "chdir", "enter working directory '%s'",
+				  plan->cwd);
+		nsb_error_hint(
+			e,
+			"the directory must exist inside the sandbox: bind it with --ro/--rw or pick another --chdir");
+		goto out;
+	}
+	r = 0;
+out:
+	for (size_t i = 0; i < plan->n_ops; i++)
+		nsb_closep(&c.prep[i].tree_fd);
+	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
+		nsb_closep(&c.dev_fds[i]);
+	nsb_closep(&c.mask_fd);
+	nsb_closep(&c.root_fd);
+	free(c.prep);
+	return r;
+}

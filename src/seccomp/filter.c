@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Seccomp filters (supervisor compiles, init installs): a parsed profile to a
+ * BPF program with libseccomp, the unmapped-ids program, install, export.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+
+#include "seccomp/filter.h"
+
+#define STAGE "seccomp"
+
+static void seccomp_releasep(scmp_filter_ctx *ctx)
+{
+	if (*ctx)
+		seccomp_release(*ctx);
+}
+
+/* ---- compiling --------------------------------------------------------- */
+
+static uint32_t scmp_action(const struct nsb_action *a)
+{
+	switch (a->kind) {
+	case NSB_ACTION_ALLOW:
+		return SCMP_ACT_ALLOW;
+	case NSB_ACTION_ERRNO:
+		return SCMP_ACT_ERRNO((uint32_t)a->errno_value);
+	case NSB_ACTION_KILL:
+		/* The whole process: killing one thread of a multi-threaded
+		 * program leaves it in a state nobody designed for. */
+		return SCMP_ACT_KILL_PROCESS;
+	case NSB_ACTION_LOG:
+		return SCMP_ACT_LOG;
+	case NSB_ACTION_TRAP:
+		return SCMP_ACT_TRAP;
+	}
+	return SCMP_ACT_KILL_PROCESS;
+}
+
+static enum scmp_compare scmp_op(enum nsb_cmp op)
+{
+	switch (op) {
+	case NSB_CMP_EQ:
+		return SCMP_CMP_EQ;
+	case NSB_CMP_NE:
+		return SCMP_CMP_NE;
+	case NSB_CMP_LT:
+		return SCMP_CMP_LT;
+	case NSB_CMP_LE:
+		return SCMP_CMP_LE;
+	case NSB_CMP_GT:
+		return SCMP_CMP_GT;
+	case NSB_CMP_GE:
+		return SCMP_CMP_GE;
+	case NSB_CMP_MASKED_EQ:
+		return SCMP_CMP_MASKED_EQ;
+	}
+	return _SCMP_CMP_MIN;
+}
+
+/* seccomp_export_bpf() only writes to an fd (libseccomp 2.5 has no in-memory
+ * export): go through a memfd and read the program back. */
+static int export_to_memory(scmp_filter_ctx ctx, struct sock_filter **ret, size_t *ret_n,
+			    struct nsb_error *e)
+{
+	_cleanup_close_ int fd = memfd_create("nsbox-seccomp", MFD_CLOEXEC);
+	if (fd < 0)
+		return nsb_error_set(e, -errno, STAGE, "memfd_create");
+	int r = seccomp_export_bpf(ctx, fd);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "export the compiled filter");
+	off_t size = lseek(fd, 0, SEEK_END);
+	if (size < 0)
+		return nsb_error_set(e, -errno, STAGE, "export the compiled filter");
+	if (size == 0 || size % (off_t)sizeof(struct sock_filter) != 0)
+		return nsb_error_setx(e, -EIO, STAGE,
+				      "compiled filter has an invalid size (%lld bytes)",
+				      (long long)size);
+	size_t n = (size_t)size / sizeof(struct sock_filter);
+	if (n > NSB_SECCOMP_MAX_INSNS) {
+		nsb_error_setx(
+			e, -E2BIG, STAGE,
+			"compiled filter has %zu instructions, the kernel accepts at most %d", n,
+			NSB_SECCOMP_MAX_INSNS);
+		return nsb_error_hint(e, "split large groups or use fewer argument conditions");
+	}
+	_cleanup_free_ struct sock_filter *insns = malloc((size_t)size);
+	if (!insns)
+		return nsb_error_set(e, -ENOMEM, STAGE, "export the compiled filter");
+	for (size_t done = 0; done < (size_t)size;) {
+		ssize_t got = pread(fd, (char *)insns + done, (size_t)size - done, (off_t)done);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return nsb_error_set(e, got < 0 ? -errno : -EIO, STAGE,
+					     "read the compiled filter");
+		done += (size_t)got;
+	}
+	*ret = TAKE_PTR(insns);
+	*ret_n = n;
+	return 0;
+}
+
+int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e)
+{
+	/*
+	 * Only the native arch is in the filter, so anything else (the i386
+	 * int 0x80 entry, x32 numbers with bit 30 set) takes the bad-arch
+	 * action.  Its default is ENOSYS rather than a kill: the call never
+	 * runs either way, and ENOSYS is what a kernel built without that ABI
+	 * answers, so libcs and probes fall back or report instead of dying.
+	 * A profile can ask for more with `badarch kill`.
+	 */
+	/* p is never NULL: nsb_profile_load fills it whenever it returns >= 0 */
+	struct nsb_action badarch =
+		// NOLINTNEXTLINE(clang-analyzer-core.NullDereference)
+		p->has_badarch ? p->badarch_action : (struct nsb_action){NSB_ACTION_ERRNO, ENOSYS};
+	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx =
+		seccomp_init(scmp_action(&p->default_action));
+	int r;
+
+	if (!ctx)
+		return nsb_error_setx(e, -EINVAL, STAGE, "libseccomp refused the default action");
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scmp_action(&badarch));
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "set the bad-arch action");
+	/* The caller sets no_new_privs itself, at the point it chooses. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "clear the no_new_privs attribute");
+	/* Binary-tree dispatch: O(log n) per syscall for long allowlists.
+	 * Older libseccomp lacks it; the linear program is equally correct. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (r < 0 && r != -EINVAL && r != -EOPNOTSUPP)
+		return nsb_error_set(e, r, STAGE, "enable binary-tree optimisation");
+
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct nsb_rule *rule = &p->rules[i];
+		struct scmp_arg_cmp cmp[NSB_PROFILE_MAX_CONDS];
+		for (unsigned k = 0; k < rule->n_conds; k++) {
+			const struct nsb_cond *c = &rule->conds[k];
+			cmp[k] = (struct scmp_arg_cmp){
+				.arg = c->arg,
+				.op = scmp_op(c->op),
+				.datum_a = c->op == NSB_CMP_MASKED_EQ ? c->mask : c->value,
+				.datum_b = c->op == NSB_CMP_MASKED_EQ ? c->value : 0,
+			};
+		}
+		r = seccomp_rule_add_exact_array(ctx, scmp_action(&rule->action), rule->nr,
+						 rule->n_conds, cmp);
+		if (r < 0)
+			return nsb_error_set(
+				e, r, "profile", "%s:%u:%u: libseccomp refused the rule for '%s'",
+				rule->origin.file, rule->origin.line, rule->origin.col, rule->name);
+	}
+
+	struct nsb_bpf b = {0};
+	r = export_to_memory(ctx, &b.insns, &b.n_insns, e);
+	if (r < 0)
+		return r;
+	nsb_sha256_hex(b.insns, b.n_insns * sizeof(*b.insns), b.sha256);
+	nsb_action_format(&p->default_action, b.default_action, sizeof(b.default_action));
+	if (p->has_unmapped_ids) {
+		b.ids_act = p->unmapped_ids_action;
+		nsb_action_format(&b.ids_act, b.ids_action, sizeof(b.ids_action));
+	}
+	*ret = b;
+	return 0;
+}
+
+/* ---- the unmapped-ids filter ------------------------------------------- */
+
+/*
+ * Why a second program: "id != mine && id != -1" compares one argument twice,
+ * which libseccomp 2.5 refuses in one rule, and the caller's ids are only
+ * known at run time while the profile's program (and its sha256) should not
+ * depend on who runs it.  So this one is written by hand, tiny and linear.
+ *
+ * It is installed before the profile's program.  The kernel runs every
+ * filter and keeps the most severe answer (kill, then trap, then errno, then
+ * allow), so this program's refusal beats the profile's "allow" and a kill
+ * in the profile still kills; between two errno answers the filter installed
+ * last wins, so the profile keeps the last word on its own refusals, and it
+ * can refuse seccomp(2) itself (strict does) without stopping this one.
+ */
+/* The low 32 bits of argument i: uid_t and gid_t are all the kernel reads. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i)))
+#else
+#define ARG_LO(i) ((uint32_t)(offsetof(struct seccomp_data, args) + 8 * (i) + 4))
+#endif
+
+enum {
+	ID_UID,
+	ID_GID
+};
+
+static const struct {
+	int nr;
+	unsigned n_args;
+	struct {
+		unsigned char arg, kind;
+	} args[3];
+} id_calls[] = {
+	/* In ascending order of number (nsb_seccomp_ids_build relies on it). */
+	{SYS_chown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_fchown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_lchown, 2, {{1, ID_UID}, {2, ID_GID}}},
+	{SYS_setuid, 1, {{0, ID_UID}}},
+	{SYS_setgid, 1, {{0, ID_GID}}},
+	{SYS_setreuid, 2, {{0, ID_UID}, {1, ID_UID}}},
+	{SYS_setregid, 2, {{0, ID_GID}, {1, ID_GID}}},
+	{SYS_setresuid, 3, {{0, ID_UID}, {1, ID_UID}, {2, ID_UID}}},
+	{SYS_setresgid, 3, {{0, ID_GID}, {1, ID_GID}, {2, ID_GID}}},
+	{SYS_fchownat, 2, {{2, ID_UID}, {3, ID_GID}}},
+};
+
+/* The kernel's return value for a refusing action. */
+static uint32_t kernel_ret(const struct nsb_action *a)
+{
+	switch (a->kind) {
+	case NSB_ACTION_ERRNO:
+		return SECCOMP_RET_ERRNO | ((uint32_t)a->errno_value & SECCOMP_RET_DATA);
+	case NSB_ACTION_TRAP:
+		return SECCOMP_RET_TRAP;
+	case NSB_ACTION_ALLOW:
+	case NSB_ACTION_LOG:
+	case NSB_ACTION_KILL:
+		break;
+	}
+	/* The parser admits only errno, kill and trap here. */
+	return SECCOMP_RET_KILL_PROCESS;
+}
+
+/* An output buffer that remembers running out of room. */
+struct prog {
+	struct sock_filter *buf;
+	size_t size, n;
+	bool full;
+};
+
+static size_t emit(struct prog *p, struct sock_filter insn)
+{
+	if (p->n >= p->size)
+		p->full = true;
+	else
+		p->buf[p->n] = insn;
+	return p->n++;
+}
+
+static size_t emit_stmt(struct prog *p, uint16_t code, uint32_t k)
+{
+	return emit(p, (struct sock_filter)BPF_STMT(code, k));
+}
+
+static size_t emit_jump(struct prog *p, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	return emit(p, (struct sock_filter)BPF_JUMP(code, k, jt, jf));
+}
+
+/* The offset of a forward jump from insn at to target (classic BPF has no
+ * other kind, and a conditional one reaches at most 255 ahead). */
+static int offset(size_t at, size_t target, uint8_t *ret)
+{
+	if (target <= at || target - at - 1 > 255)
+		return -ENOBUFS;
+	*ret = (uint8_t)(target - at - 1);
+	return 0;
+}
+
+int nsb_seccomp_ids_build(uint32_t uid, uint32_t gid, const struct nsb_action *action,
+			  struct sock_filter *buf, size_t size, size_t *ret_n)
+{
+	const uint32_t deny = kernel_ret(action);
+	const size_t last = ARRAY_SIZE(id_calls) - 1;
+	struct prog p = {.buf = buf, .size = size};
+	uint8_t below_off = 0, above_off = 0, last_off = 0;
+
+	for (size_t i = 0; i < last; i++)
+		if (id_calls[i].nr >= id_calls[i + 1].nr)
+			return -EINVAL;
+
+	/* Another ABI: not ours to judge (every profile refuses it).
+	 * libseccomp's arch tokens are the kernel's AUDIT_ARCH_ values, and
+	 * the SYS_ numbers below are this build's: the native arch is the one. */
+	emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, seccomp_arch_native(), 1, 0);
+	emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/*
+	 * Only the syscall number is read before a call is known to be one of
+	 * ours: the kernel's action cache then sees that every other call is
+	 * always allowed and skips this program for them.  x32 numbers (bit 30
+	 * set) match nothing here; the profile's filter refuses them.
+	 */
+	emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+	/*
+	 * A syscall the profile cannot decide by number alone (openat, ioctl,
+	 * fcntl...) runs both programs: get every number that is not ours to
+	 * the answer in a few comparisons.  The table is sorted: below the
+	 * first and above the last number, allow; above the second-to-last,
+	 * only the last block (fchownat, far above the others) can match.
+	 * Targets are patched in once known.
+	 */
+	size_t below = emit_jump(&p, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)id_calls[0].nr, 0, 0);
+	size_t above = emit_jump(&p, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)id_calls[last].nr, 0, 0);
+	size_t to_last =
+		emit_jump(&p, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)id_calls[last - 1].nr, 0, 0);
+	size_t last_block = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(id_calls); i++) {
+		uint8_t block = (uint8_t)(4 * id_calls[i].n_args + 1);
+		size_t at = emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)id_calls[i].nr, 0,
+				      block);
+		if (i == last)
+			last_block = at;
+		/* Each id: the caller's own or -1 goes on to the next, anything
+		 * else is refused. */
+		for (unsigned k = 0; k < id_calls[i].n_args; k++) {
+			uint32_t own = id_calls[i].args[k].kind == ID_UID ? uid : gid;
+			emit_stmt(&p, BPF_LD | BPF_W | BPF_ABS, ARG_LO(id_calls[i].args[k].arg));
+			emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, own, 2, 0);
+			emit_jump(&p, BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 1, 0);
+			emit_stmt(&p, BPF_RET | BPF_K, deny);
+		}
+		emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	}
+	size_t allow = emit_stmt(&p, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	if (p.full)
+		return -ENOBUFS;
+	if (offset(below, allow, &below_off) < 0 || offset(above, allow, &above_off) < 0 ||
+	    offset(to_last, last_block, &last_off) < 0)
+		return -ENOBUFS;
+	buf[below].jf = below_off;
+	buf[above].jt = above_off;
+	buf[to_last].jt = last_off;
+	*ret_n = p.n;
+	return 0;
+}
+
+int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct nsb_error *e)
+{
+	size_t n = 0;
+
+	if (b->none || !b->ids_action[0])
+		return 0;
+	_cleanup_free_ struct sock_filter *insns = calloc(NSB_SECCOMP_IDS_INSNS, sizeof(*insns));
+	if (!insns)
+		return nsb_error_set(e, -ENOMEM, STAGE, "build the unmapped-ids filter");
+	int r = nsb_seccomp_ids_build(uid, gid, &b->ids_act, insns, NSB_SECCOMP_IDS_INSNS, &n);
+	if (r < 0)
+		return nsb_error_set(e, r, STAGE, "build the unmapped-ids filter of profile '%s'",
+				     b->profile);
+	free(b->ids);
+	b->ids = TAKE_PTR(insns);
+	b->n_ids = n;
+	return 0;
+}
+
+int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_error *e)
+{
+	struct nsb_bpf b = {0};
+	char path[NSB_PROFILE_PATH_MAX];
+	int r;
+
+	if (strlen(name_or_path) >= sizeof(b.profile))
+		return nsb_error_setx(e, -ENAMETOOLONG, STAGE, "seccomp profile name is too long");
+	/* "none" is only ever the literal name, never a file called none. */
+	if (strcmp(name_or_path, NSB_SECCOMP_NONE) == 0) {
+		b.none = true;
+		snprintf(b.profile, sizeof(b.profile), "%s", NSB_SECCOMP_NONE);
+		*ret = b;
+		return 0;
+	}
+	r = nsb_profile_find(name_or_path, path, sizeof(path), e);
+	if (r < 0)
+		return r;
+	_cleanup_(nsb_profile_freep) struct nsb_profile *p = NULL;
+	r = nsb_profile_load(path, &p, e);
+	if (r < 0)
+		return r;
+	r = nsb_seccomp_compile(p, &b, e);
+	if (r < 0)
+		return r;
+	snprintf(b.profile, sizeof(b.profile), "%s", name_or_path);
+	snprintf(b.path, sizeof(b.path), "%s", p->files[0]);
+	*ret = b;
+	return 0;
+}
+
+/* ---- installing -------------------------------------------------------- */
+
+static int install_program(struct sock_filter *insns, size_t n, const char *what,
+			   const struct nsb_bpf *b, struct nsb_error *e)
+{
+	struct sock_fprog prog = {
+		.len = (unsigned short)n,
+		.filter = insns,
+	};
+	/* No TSYNC: this runs in a single-threaded child right before execve.
+	 * seccomp(2) first; PR_SET_SECCOMP only for kernels older than 3.17. */
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+	if (r < 0 && errno == ENOSYS)
+		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	if (r < 0) {
+		int err = errno;
+		nsb_error_set(e, -err, STAGE, "install %sseccomp profile '%s'", what, b->profile);
+		if (err == EACCES)
+			nsb_error_hint(
+				e,
+				"set no_new_privs (prctl PR_SET_NO_NEW_PRIVS) before installing the filter");
+		return -err;
+	}
+	return 0;
+}
+
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	int r;
+
+	if (b->none)
+		return 0;
+	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
+		return nsb_error_setx(e, -EINVAL, STAGE, "no compiled seccomp program to install");
+	/* Asked for and not built is a failure, never a filter quietly left out. */
+	if (b->ids_action[0] && (!b->ids || b->n_ids == 0 || b->n_ids > NSB_SECCOMP_IDS_INSNS))
+		return nsb_error_setx(
+			e, -EINVAL, STAGE,
+			"the unmapped-ids filter of seccomp profile '%s' was not built",
+			b->profile);
+	/* First, so that the profile's program is the last one installed (see
+	 * "the unmapped-ids filter" above). */
+	if (b->ids_action[0]) {
+		r = install_program(b->ids, b->n_ids, "the unmapped-ids filter of ", b, e);
+		if (r < 0)
+			return r;
+	}
+	return install_program(b->insns, b->n_insns, "", b, e);
+}
+
+int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
+{
+	if (b->none || !b->insns)
+		return nsb_error_setx(e, -EINVAL, STAGE,
+				      "seccomp profile '%s' has no filter to export", b->profile);
+	const char *p = (const char *)b->insns;
+	size_t left = b->n_insns * sizeof(*b->insns);
+	while (left > 0) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return nsb_error_set(e, -errno, STAGE, "write the compiled seccomp filter");
+		p += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+void nsb_bpf_done(struct nsb_bpf *b)
+{
+	free(b->insns);
+	b->insns = NULL;
+	b->n_insns = 0;
+	free(b->ids);
+	b->ids = NULL;
+	b->n_ids = 0;
+}

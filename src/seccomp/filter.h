@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Seccomp: find a profile, compile it once with libseccomp (in the
+ * supervisor), and install the precompiled program in the sandbox.
+ *
+ *   supervisor:  struct nsb_bpf bpf;
+ *                nsb_seccomp_load("default", &bpf, &err);   // find, parse, compile
+ *                nsb_seccomp_bind_ids(&bpf, uid, gid, &err); // the unmapped-ids filter
+ *                ... record bpf.profile, bpf.sha256, bpf.default_action ...
+ *   child:       prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+ *                nsb_seccomp_install(&bpf, &err);            // last step before execve
+ *   supervisor:  nsb_bpf_done(&bpf);
+ *
+ * The child only reads the program the supervisor built before fork:
+ * installing allocates nothing and calls one syscall.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/filter.h>
+
+#include "base/error.h"
+#include "seccomp/profile.h"
+#include "base/sha256.h"
+
+#define NSB_SECCOMP_ACTION_MAX 32
+#define NSB_SECCOMP_MAX_INSNS  4096 /* BPF_MAXINSNS: the kernel refuses longer programs */
+#define NSB_SECCOMP_IDS_INSNS  128  /* room for the unmapped-ids program (it needs 96) */
+
+struct nsb_bpf {
+	bool none;				     /* "none": no filter is installed */
+	char profile[NSB_PROFILE_PATH_MAX];	     /* as the caller named it */
+	char path[NSB_PROFILE_PATH_MAX];	     /* file it was read from; "" for none */
+	char sha256[NSB_SHA256_HEX];		     /* of the raw program; "" for none */
+	char default_action[NSB_SECCOMP_ACTION_MAX]; /* "errno EPERM"...; "" for none */
+	struct sock_filter *insns;		     /* owned; NULL for none */
+	size_t n_insns;
+
+	/*
+	 * The profile's `unmapped-ids` filter: "" when the profile has none.
+	 * Its program depends on the caller's uid and gid, so it is built by
+	 * nsb_seccomp_bind_ids(), kept apart from the profile's program (the
+	 * sha256 and --seccomp-export cover the profile's program only) and
+	 * installed just before it.
+	 */
+	char ids_action[NSB_SECCOMP_ACTION_MAX];
+	struct nsb_action ids_act;
+	struct sock_filter *ids; /* owned; NULL until bound */
+	size_t n_ids;
+};
+
+/* Compile a parsed profile for the native architecture into ret (which the
+ * caller releases with nsb_bpf_done).  profile/path are left empty. */
+int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e);
+
+/* find + load + compile; "none" gives a bpf with none set and no program. */
+int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_error *e);
+
+/*
+ * Build the unmapped-ids program into buf (size instructions): chown,
+ * lchown, fchown, fchownat and set{,re,res}{u,g}id answer action when an id
+ * argument's low 32 bits (uid_t and gid_t are 32 bits: all the kernel reads)
+ * are neither uid (gid for group ids) nor 0xffffffff ("unchanged"); every
+ * other call, and every call of another ABI, is allowed (the profile's own
+ * filter judges those).  Pure: no allocation, no syscall.  -ENOBUFS when buf
+ * is too small.
+ */
+int nsb_seccomp_ids_build(uint32_t uid, uint32_t gid, const struct nsb_action *action,
+			  struct sock_filter *buf, size_t size, size_t *ret_n);
+
+/* Build b's unmapped-ids program for the ids the sandbox maps (a no-op when
+ * the profile has no unmapped-ids directive, or for none). */
+int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct nsb_error *e);
+
+/*
+ * Install the compiled program in the calling thread (no_new_privs or
+ * CAP_SYS_ADMIN required by the kernel), preceded by the unmapped-ids program
+ * when the profile asks for one (-EINVAL if it was never bound).  Allocates
+ * nothing: safe between fork and execve.  A none bpf installs nothing and
+ * returns 0.
+ */
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e);
+
+/* Write the raw program (struct sock_filter array, host byte order, as
+ * `bwrap --seccomp FD` reads it) to fd.  -EINVAL for a none bpf. */
+int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e);
+
+/* Release the program; the struct may be reused. */
+void nsb_bpf_done(struct nsb_bpf *b);

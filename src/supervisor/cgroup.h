@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cgroup v2: one fresh cgroup per run, limits written before the payload
+ * exists, placement at clone time, kill, accounting, removal.
+ *
+ * Layout of one run (parent P is --cgroup-parent or derived from the
+ * caller's own cgroup, see nsb_cgroup_place):
+ *
+ *   P/nsbox-<pid>-<rand>/          limits live here (memory.max, pids.max, ...)
+ *   P/nsbox-<pid>-<rand>/sandbox/  the payload is cloned into this leaf
+ *
+ * Why two levels: the payload runs with the caller's uid mapped, and the
+ * caller owns every file of the cgroups it creates.  With CLONE_NEWCGROUP the
+ * sandbox's cgroup namespace root is the leaf, so even a cgroup2 mount made
+ * inside can never reach the limit files one level up.
+ *
+ * Module rule: never prints, never exits; every failure fills a struct
+ * nsb_error naming the file and the reason.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/cgroup_parse.h"
+#include "base/error.h"
+
+/* Controller bits; names as in cgroup.controllers. */
+enum {
+	NSB_CG_MEMORY = 1u << 0,
+	NSB_CG_PIDS = 1u << 1,
+	NSB_CG_CPU = 1u << 2,
+};
+
+struct nsb_cgroup_limits {
+	uint64_t memory_max;   /* bytes; 0: no limit */
+	uint64_t swap_max;     /* bytes, written only with memory_max; 0 (the default) means none */
+	uint64_t pids_max;     /* 0: no limit */
+	uint64_t cpu_quota_us; /* 0: no limit */
+	uint64_t cpu_period_us; /* 0: NSB_CGROUP_PERIOD_US_DEFAULT */
+};
+
+struct nsb_cgroup_opts {
+	const char *parent; /* --cgroup-parent: an absolute path in the cgroup2 mount, or NULL */
+	/* Where to read from; NULL means the real /proc/self files.  Tests
+	 * point these at fixtures and a fake tree. */
+	const char *mountinfo_path;
+	const char *proc_cgroup_path;
+	const char *proc_cgroups_path; /* /proc/cgroups: only to explain a missing controller */
+	bool clean_stale;	       /* remove nsbox-<deadpid>-* siblings first */
+};
+
+struct nsb_cgroup {
+	int fd;		      /* O_DIRECTORY of the leaf, for clone3's cgroup field */
+	int outer_fd;	      /* O_DIRECTORY of nsbox-<pid>-<rand> (limits, stats, kill) */
+	unsigned controllers; /* NSB_CG_* enabled for this run */
+	char path[4096];      /* absolute path of nsbox-<pid>-<rand> */
+	char leaf[4096];      /* absolute path of the leaf */
+};
+
+/* Values read after the run; NSB_CGROUP_MAX where the file is missing. */
+struct nsb_cgroup_stats {
+	uint64_t memory_peak;	    /* memory.peak, bytes */
+	uint64_t memory_max_events; /* memory.events "max": times memory.max was hit */
+	uint64_t oom_events;	    /* memory.events "oom" */
+	uint64_t oom_kill;	    /* memory.events "oom_kill" */
+	uint64_t pids_peak;	    /* pids.peak */
+	uint64_t pids_max_events;   /* pids.events "max": forks refused */
+	uint64_t cpu_usage_usec;    /* cpu.stat */
+	uint64_t cpu_user_usec;
+	uint64_t cpu_system_usec;
+	uint64_t cpu_nr_throttled;
+	uint64_t cpu_throttled_usec;
+};
+
+#define NSB_CGROUP_INIT                  \
+	{                                \
+		.fd = -1, .outer_fd = -1 \
+	}
+
+/* Where the run's cgroup goes: decided once, by nsb_cgroup_place(). */
+struct nsb_cgroup_place {
+	char parent[4096]; /* absolute path of the parent cgroup P */
+	bool clean_stale;  /* from nsb_cgroup_opts */
+};
+
+/*
+ * Decide where a run that needs the named controllers (NULL-terminated, e.g.
+ * "memory") can have its cgroup (cgroup_place.c).  Returns 0 and *ret when
+ * it can; otherwise -errno with e naming the first missing controller and
+ * why (no cgroup2 mount, bound to a v1 hierarchy, not delegated by the
+ * parent, no write permission, processes in the way), so the supervisor can
+ * fall back to rlimits and say so.  Reads only: nothing is created.
+ */
+int nsb_cgroup_place(const struct nsb_cgroup_opts *o, const char *const controllers[],
+		     struct nsb_cgroup_place *ret, struct nsb_error *e);
+
+/*
+ * Create the run's cgroup under the parent nsb_cgroup_place() chose (placed
+ * for at least the controllers l needs), enable the controllers the limits
+ * need (memory and pids also for accounting, when available), write the
+ * limits and memory.oom.group=1, open the leaf.  On failure nothing is left
+ * behind.
+ */
+int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgroup_limits *l,
+		      struct nsb_cgroup *ret, struct nsb_error *e);
+
+/* Kill every process of the run at once (cgroup.kill; signals each pid on
+ * kernels without it). */
+int nsb_cgroup_kill(const struct nsb_cgroup *cg, struct nsb_error *e);
+
+/* Read accounting; unknown values are NSB_CGROUP_MAX.  Fails only when the
+ * cgroup itself is gone. */
+int nsb_cgroup_read_stats(const struct nsb_cgroup *cg, struct nsb_cgroup_stats *ret,
+			  struct nsb_error *e);
+
+/* Kill what is left, remove leaf and outer cgroup (retrying while the kernel
+ * still counts dying tasks), close the fds.  cg is reset either way. */
+int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e);
+
+/*
+ * Remove nsbox-<pid>-* cgroups under parent_dir whose pid is dead: a crashed
+ * supervisor's leftovers.  Their processes are killed first.  Returns the
+ * number removed.
+ */
+int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cgroup v2 placement (supervisor, reads only): where the run's cgroup can
+ * go, decided once before the gate and consumed by nsb_cgroup_create().
+ * --cgroup-parent, else the caller's own cgroup, else its parent; each
+ * candidate checked for the controllers, write access and the kernel's
+ * no-internal-processes rule, with a message that says which one failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "supervisor/cgroup.h"
+#include "supervisor/cgroup_file.h"
+#include "base/macro.h"
+
+struct cg_where {
+	char mnt[PATH_MAX];
+	char own[PATH_MAX]; /* absolute path of the caller's own cgroup */
+};
+
+static int locate(const struct nsb_cgroup_opts *o, struct cg_where *w, struct nsb_error *e)
+{
+	const char *mi = o && o->mountinfo_path ? o->mountinfo_path : "/proc/self/mountinfo";
+	const char *pc = o && o->proc_cgroup_path ? o->proc_cgroup_path : "/proc/self/cgroup";
+	_cleanup_free_ char *text = NULL;
+	char root[PATH_MAX], cgpath[PATH_MAX];
+	int r;
+
+	r = nsb_cgroup_read_at(AT_FDCWD, mi, NSB_CGROUP_PROC_FILE_MAX, &text);
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s'", mi);
+	r = nsb_cgroup_parse_mountinfo(text, w->mnt, sizeof(w->mnt), root, sizeof(root));
+	if (r == -ENOENT) {
+		nsb_error_setx(e, -ENOENT, NSB_CGROUP_STAGE,
+			       "no cgroup2 filesystem is mounted (read '%s')", mi);
+		return nsb_error_hint(e, "mount it with 'mount -t cgroup2 none /sys/fs/cgroup', "
+					 "or boot with systemd.unified_cgroup_hierarchy=1");
+	}
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "parse '%s'", mi);
+	free(TAKE_PTR(text));
+
+	r = nsb_cgroup_read_at(AT_FDCWD, pc, NSB_CGROUP_PROC_FILE_MAX, &text);
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s'", pc);
+	r = nsb_cgroup_parse_proc_cgroup(text, cgpath, sizeof(cgpath));
+	if (r < 0)
+		return nsb_error_setx(e, r, NSB_CGROUP_STAGE,
+				      "no cgroup v2 entry (\"0::\") in '%s'", pc);
+	r = nsb_cgroup_join(w->mnt, root, cgpath, w->own, sizeof(w->own));
+	if (r == -EXDEV)
+		return nsb_error_setx(
+			e, -EXDEV, NSB_CGROUP_STAGE,
+			"own cgroup '%s' is outside the cgroup2 mount '%s' (root '%s')", cgpath,
+			w->mnt, root);
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "own cgroup '%s'", cgpath);
+	return 0;
+}
+
+/* Why is controller NAME missing from DIR/cgroup.controllers?  A hybrid host
+ * binds it to a v1 hierarchy (/proc/cgroups column 2 is non-zero). */
+static int explain_missing(const struct nsb_cgroup_opts *o, const char *dir, const char *name,
+			   struct nsb_error *e)
+{
+	const char *pcs = o && o->proc_cgroups_path ? o->proc_cgroups_path : "/proc/cgroups";
+	_cleanup_free_ char *text = NULL;
+	unsigned hier = 0;
+
+	nsb_error_setx(e, -ENODEV, NSB_CGROUP_STAGE,
+		       "controller '%s' is not available in '%s/cgroup.controllers'", name, dir);
+	/* Lines are "name<TAB>hierarchy<TAB>num_cgroups<TAB>enabled". */
+	if (nsb_cgroup_read_at(AT_FDCWD, pcs, NSB_CGROUP_PROC_FILE_MAX, &text) == 0) {
+		size_t nl = strlen(name);
+		for (const char *line = text; line && *line;) {
+			if (!strncmp(line, name, nl) && line[nl] == '\t') {
+				hier = (unsigned)strtoul(line + nl + 1, NULL, 10);
+				break;
+			}
+			line = strchr(line, '\n');
+			line = line ? line + 1 : NULL;
+		}
+	}
+	if (hier > 0)
+		return nsb_error_hint(
+			e,
+			"'%s' is bound to a cgroup v1 hierarchy (hybrid setup); only a "
+			"unified cgroup v2 hierarchy can give it to nsbox",
+			name);
+	return nsb_error_hint(e,
+			      "the parent cgroup does not delegate '%s'; run under a delegated "
+			      "cgroup (systemd-run --user --scope -p Delegate=yes ...) or pass "
+			      "--cgroup-parent",
+			      name);
+}
+
+/*
+ * Can DIR be the parent of a run that needs the controllers in NAMES?  0 when
+ * it can (the names not yet in DIR's cgroup.subtree_control are then
+ * enabled by nsb_cgroup_create, which needs it writable).  Reasons a candidate fails: no write access, a controller not offered by
+ * DIR's parent, or processes in DIR (the kernel's no-internal-processes rule
+ * forbids enabling domain controllers there; the root cgroup is exempt).
+ */
+static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const char *const names[],
+			struct nsb_error *e)
+{
+	_cleanup_free_ char *avail = NULL, *enabled = NULL, *procs = NULL;
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool need_enable = false, is_root, has_procs;
+	int r;
+
+	if (dfd < 0)
+		return nsb_error_set(e, -errno, NSB_CGROUP_STAGE, "open cgroup '%s'", dir);
+	r = nsb_cgroup_read_at(dfd, "cgroup.controllers", NSB_CGROUP_FILE_MAX, &avail);
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s/cgroup.controllers'", dir);
+	for (size_t i = 0; names && names[i]; i++)
+		if (!nsb_cgroup_list_has(avail, names[i]))
+			return explain_missing(o, dir, names[i], e);
+
+	r = nsb_cgroup_read_at(dfd, "cgroup.subtree_control", NSB_CGROUP_FILE_MAX, &enabled);
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s/cgroup.subtree_control'",
+				     dir);
+	for (size_t i = 0; names && names[i]; i++)
+		if (!nsb_cgroup_list_has(enabled, names[i]))
+			need_enable = true;
+
+	/* The root cgroup has no cgroup.type; only it may hold processes and
+	 * have controllers enabled at the same time. */
+	is_root = faccessat(dfd, "cgroup.type", F_OK, 0) < 0 && errno == ENOENT;
+	r = nsb_cgroup_read_at(dfd, "cgroup.procs", NSB_CGROUP_PROC_FILE_MAX, &procs);
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s/cgroup.procs'", dir);
+	has_procs = procs[0] != '\0';
+
+	if (faccessat(dfd, ".", W_OK, AT_EACCESS) < 0) {
+		nsb_error_set(e, -errno, NSB_CGROUP_STAGE, "cannot create cgroups in '%s'", dir);
+		return nsb_error_hint(e, "run under a delegated cgroup (systemd-run --user --scope "
+					 "-p Delegate=yes ...) or pass --cgroup-parent DIR");
+	}
+	/* A parent with processes of its own is refused even when nothing is
+	 * left to enable: the kernel would never let it enable a controller
+	 * later (no internal processes), so the run would get no accounting,
+	 * and its children could not be controller-enabled either.  Only the
+	 * root cgroup is exempt from the rule. */
+	if (has_procs && !is_root) {
+		nsb_error_setx(e, -EBUSY, NSB_CGROUP_STAGE,
+			       "cannot create the run's cgroup under '%s': it has processes, and "
+			       "cgroup v2 lets no cgroup hold both processes and controllers",
+			       dir);
+		return nsb_error_hint(e, "pass --cgroup-parent naming an empty delegated cgroup");
+	}
+	if (need_enable && faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
+		return nsb_error_set(e, -errno, NSB_CGROUP_STAGE,
+				     "cannot enable controllers in '%s'", dir);
+	/* CLONE_INTO_CGROUP moves a task from our cgroup into the new one: the
+	 * kernel wants write access to cgroup.procs of their common ancestor,
+	 * which is DIR itself for the parents we derive. */
+	if (faccessat(dfd, "cgroup.procs", W_OK, AT_EACCESS) < 0)
+		return nsb_error_set(e, -errno, NSB_CGROUP_STAGE,
+				     "cannot move processes within '%s'", dir);
+	return 0;
+}
+
+/*
+ * Choose the parent: --cgroup-parent, else the own cgroup, else (when the own
+ * cgroup holds processes, as every systemd scope does) its parent, so the run
+ * becomes a sibling leaf.
+ */
+static int choose_parent(const struct nsb_cgroup_opts *o, const char *const names[],
+			 char *ret_parent, size_t size, struct nsb_error *e)
+{
+	struct cg_where w;
+	int r;
+
+	r = locate(o, &w, e);
+	if (r < 0)
+		return r;
+	if (o && o->parent) {
+		size_t ml = strlen(w.mnt);
+		if (o->parent[0] != '/' || strncmp(o->parent, w.mnt, ml) ||
+		    (o->parent[ml] != '/' && o->parent[ml] != '\0')) {
+			nsb_error_setx(e, -EINVAL, NSB_CGROUP_STAGE,
+				       "--cgroup-parent '%s' is not inside the cgroup2 mount '%s'",
+				       o->parent, w.mnt);
+			return nsb_error_hint(e, "give an absolute path below '%s'", w.mnt);
+		}
+		r = check_parent(o, o->parent, names, e);
+		if (r < 0)
+			return r;
+		if (strlen(o->parent) >= size)
+			return nsb_error_setx(e, -ENAMETOOLONG, NSB_CGROUP_STAGE,
+					      "--cgroup-parent too long");
+		strcpy(ret_parent, o->parent);
+		return 0;
+	}
+
+	r = check_parent(o, w.own, names, e);
+	if (r == 0 || !strcmp(w.own, w.mnt)) {
+		if (r == 0)
+			snprintf(ret_parent, size, "%s", w.own);
+		return r;
+	}
+	/* Own cgroup is not usable, typically a leaf with processes (every
+	 * systemd scope is one): try beside it. */
+	char up[PATH_MAX];
+	snprintf(up, sizeof(up), "%s", w.own);
+	nsb_cgroup_dirname(up);
+	if (strncmp(up, w.mnt, strlen(w.mnt)))
+		return r;
+	struct nsb_error e2 = {0};
+	r = check_parent(o, up, names, &e2);
+	if (r < 0) {
+		/* Say both: the own cgroup is busy, and why its parent fails. */
+		if (e) {
+			char msg[NSB_ERR_MESSAGE_MAX];
+			snprintf(msg, sizeof(msg), "%s", e->message);
+			nsb_error_setx(e, -e2.err, NSB_CGROUP_STAGE, "%.700s; and %.700s", msg,
+				       e2.message);
+			if (e2.hint[0])
+				nsb_error_hint(e, "%s", e2.hint);
+		}
+		return r;
+	}
+	snprintf(ret_parent, size, "%s", up);
+	return 0;
+}
+
+int nsb_cgroup_place(const struct nsb_cgroup_opts *o, const char *const controllers[],
+		     struct nsb_cgroup_place *ret, struct nsb_error *e)
+{
+	struct nsb_cgroup_place pl = {.clean_stale = o && o->clean_stale};
+	int r = choose_parent(o, controllers, pl.parent, sizeof(pl.parent), e);
+	if (r < 0)
+		return r;
+	*ret = pl;
+	return 0;
+}

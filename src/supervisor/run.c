@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* One run of a command, prepare -> execute -> free (run.h); runs in the supervisor. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/dac.h"
+#include "sandbox/init.h"
+#include "base/path_search.h"
+#include "supervisor/run.h"
+#include "base/util.h"
+#include "supervisor/verdict.h"
+
+extern char **environ;
+
+void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
+{
+	/* No memset: *run is zero already (run.h), and clearing two
+	 * megabytes would fault in pages most runs never touch. */
+	run->cfg = cfg;
+	nsb_result_init(&run->res);
+	run->cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+	run->sb = (struct nsb_sandbox){.pid = -1,
+				       .pidfd = -1,
+				       .err_rd = -1,
+				       .status_rd = -1,
+				       .stdout_rd = -1,
+				       .stderr_rd = -1,
+				       .stdin_wr = -1,
+				       .pty_sock = -1};
+}
+
+int nsb_run_fail(struct nsb_run *run, enum nsb_status status, const struct nsb_error *e)
+{
+	run->res.status = status;
+	run->res.has_setup_error = true;
+	run->res.setup_error = *e;
+	return e->err ? -abs(e->err) : -EIO;
+}
+
+/* Resolve every source path now, so the plan is built from real paths and a
+ * missing path is reported before anything is created. */
+static int gather_facts(struct nsb_run *run, struct nsb_error *e)
+{
+	const struct nsb_config *cfg = run->cfg;
+	struct nsb_facts *facts = &run->facts;
+	const char *home = getenv("HOME");
+	char cwd[PATH_MAX];
+
+	facts->uid = getuid();
+	facts->gid = getgid();
+	facts->environ = environ;
+
+	if (!getcwd(cwd, sizeof(cwd)) || !realpath(cwd, run->cwd_real))
+		return nsb_error_set(e, nsb_negerrno(), "usage", "resolve the current directory");
+	facts->cwd = run->cwd_real;
+	if (home && *home && realpath(home, run->home_real))
+		facts->home = run->home_real;
+
+	if (cfg->project) {
+		struct stat st;
+		if (!realpath(cfg->project, run->project_real)) {
+			nsb_error_set(e, nsb_negerrno(), "usage", "--project '%s'", cfg->project);
+			return nsb_error_hint(e, "the path is relative to '%s'", run->cwd_real);
+		}
+		if (stat(run->project_real, &st) < 0 || !S_ISDIR(st.st_mode))
+			return nsb_error_setx(e, ENOTDIR, "usage",
+					      "--project '%s': not a directory", cfg->project);
+		facts->project_real = run->project_real;
+	}
+
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		const struct nsb_mount_arg *m = &cfg->mounts[i];
+		const char *opt = m->kind == NSB_MOUNT_RO ? "--ro" : "--rw";
+		char src[NSB_MAX_PATH + 1];
+		struct stat st;
+
+		if (m->kind == NSB_MOUNT_TMPFS)
+			continue;
+		snprintf(src, sizeof(src), "%.*s", (int)m->src_len, m->src);
+		if (!realpath(src, run->mount_real[i])) {
+			int r = nsb_negerrno();
+			nsb_error_set(e, r, "usage", "%s '%s'", opt, src);
+			if (r == -ENOENT)
+				return nsb_error_hint(
+					e, "create it first; a relative path is taken from '%s'",
+					run->cwd_real);
+			return r;
+		}
+		if (stat(run->mount_real[i], &st) < 0)
+			return nsb_error_set(e, nsb_negerrno(), "usage", "%s '%s'", opt, src);
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			return nsb_error_setx(
+				e, EINVAL, "usage",
+				"%s '%s': only directories and regular files can be bound", opt,
+				src);
+		facts->mount_src_real[i] = run->mount_real[i];
+		facts->mount_src_is_dir[i] = S_ISDIR(st.st_mode);
+	}
+	return 0;
+}
+
+/* Compile the profile once, here in the supervisor. */
+static int setup_seccomp(struct nsb_run *run, struct nsb_error *e)
+{
+	const struct nsb_config *cfg = run->cfg;
+	int r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
+
+	if (r < 0)
+		return r;
+	/* The unmapped-ids filter needs the ids the sandbox maps, which only a
+	 * run has (a commandless --seccomp-export writes the profile alone). */
+	if (cfg->cmd_argv) {
+		r = nsb_seccomp_bind_ids(&run->bpf, run->plan.uid, run->plan.gid, e);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * Write the compiled program for --seccomp-export (only for a run the gate
+ * allowed: a refusal and a dry run create nothing).  A file that cannot be
+ * opened or written is a setup failure; exporting "none" is a usage error.
+ * The file is opened first either way, as it always was.
+ */
+static int export_seccomp(struct nsb_run *run)
+{
+	const char *path = run->cfg->seccomp_export;
+	_cleanup_close_ int fd = -1;
+	struct nsb_error e = {0};
+
+	if (!path)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		nsb_error_set(&e, nsb_negerrno(), "seccomp", "--seccomp-export '%s'", path);
+		return nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+	}
+	if (nsb_seccomp_export(&run->bpf, fd, &e) < 0)
+		return nsb_run_fail(
+			run, run->bpf.none ? NSB_STATUS_USAGE_ERROR : NSB_STATUS_SETUP_FAILED, &e);
+	return 0;
+}
+
+int nsb_run_export_only(struct nsb_run *run)
+{
+	struct nsb_error e = {0};
+
+	if (setup_seccomp(run, &e) < 0)
+		return nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
+	return export_seccomp(run);
+}
+
+/*
+ * Why --pids falls back to RLIMIT_NPROC, in its own words: the asked limits
+ * share one cgroup, so the first missing controller may be another limit's.
+ */
+static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *why)
+{
+	struct nsb_cgroup_opts cgo = {.parent = run->cfg->cgroup_parent};
+	const char *need[] = {"pids", NULL};
+	struct nsb_error pids_why = {0};
+	struct nsb_cgroup_place pids_place;
+
+	if (nsb_cgroup_place(&cgo, need, &pids_place, &pids_why) < 0)
+		snprintf(run->pids_fallback_why, sizeof(run->pids_fallback_why), "%s",
+			 pids_why.message);
+	else
+		/* Truncation only shortens a warning. */
+		(void)nsb_snprintf(run->pids_fallback_why, sizeof(run->pids_fallback_why),
+				   "%s (one cgroup holds every limit, and --memory needs it)",
+				   why->message);
+}
+
+/*
+ * Choose the mechanism for each limit.  cgroup v2 first; the rlimit fallback
+ * only where DESIGN allows it, announced on stderr and in the record.
+ */
+static int decide_limits(struct nsb_run *run, struct nsb_error *e)
+{
+	const struct nsb_config *cfg = run->cfg;
+	struct nsb_limits_host *h = &run->lim_host;
+	struct nsb_cgroup_opts cgo = {.parent = cfg->cgroup_parent, .clean_stale = true};
+	const char *need[4];
+	size_t n = 0;
+	struct nsb_error why = {0}, pids_why = {0};
+	bool cg_ok, asked_pids = cfg->pids && cfg->pids != NSB_PIDS_UNLIMITED;
+	struct rlimit nproc;
+	int r;
+
+	if (cfg->memory)
+		need[n++] = "memory";
+	if (asked_pids)
+		need[n++] = "pids";
+	if (cfg->cpus_milli)
+		need[n++] = "cpu";
+	need[n] = NULL;
+
+	cg_ok = nsb_cgroup_place(&cgo, need, &run->cg_place, &why) == 0;
+	if (!cg_ok && (cfg->cgroup_parent || cfg->require_cgroup)) {
+		/* cgroup.c names --cgroup-parent itself where it is at fault. */
+		nsb_error_setx(e, why.err ? why.err : EOPNOTSUPP, "cgroup", "%s%s",
+			       cfg->cgroup_parent ? "" : "--require-cgroup: ", why.message);
+		if (why.hint[0])
+			nsb_error_hint(e, "%s", why.hint);
+		return -e->err;
+	}
+
+	h->cgroup_ok = cg_ok;
+	h->cgroup_pids = cg_ok && asked_pids;
+	/* The default pids limit rides on the cgroup only where the pids
+	 * controller is there too: asked only now, so that its absence never
+	 * costs the asked limits their cgroup. */
+	if (cg_ok && !cfg->pids) {
+		need[n++] = "pids";
+		need[n] = NULL;
+		struct nsb_cgroup_place with_pids;
+		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &with_pids, &pids_why) == 0;
+		if (h->cgroup_pids)
+			run->cg_place = with_pids;
+	}
+	h->uid = getuid();
+	h->nproc_hard = UINT64_MAX;
+	if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
+		h->nproc_hard = nproc.rlim_max;
+	snprintf(run->fallback_why, sizeof(run->fallback_why), "%s", why.message);
+	h->why_not = run->fallback_why;
+	r = nsb_limits_decide(cfg, h, &run->plan.limits, e);
+	if (r < 0)
+		return r;
+	if (run->plan.limits.pids_via == NSB_VIA_RLIMIT && asked_pids)
+		explain_pids_fallback(run, &why);
+	run->cg_usable = cg_ok;
+	return 0;
+}
+
+int nsb_run_prepare(struct nsb_run *run)
+{
+	const struct nsb_config *cfg = run->cfg;
+	struct nsb_error e = {0};
+
+	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
+	    setup_seccomp(run, &e) < 0 || nsb_front_policy(cfg, &run->front, &e) < 0)
+		return nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
+	run->plan.seccomp = run->bpf.none ? NULL : &run->bpf;
+	/* The front gate: decided before anything exists. */
+	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
+		return nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+	return 0;
+}
+
+/* The gate refused: nothing is created; main.c prints the refusal. */
+static void record_denial(struct nsb_run *run)
+{
+	const struct nsb_gate_verdict *v = &run->front.verdict;
+	struct nsb_result *res = &run->res;
+
+	res->status = NSB_STATUS_DENIED;
+	res->denied = true;
+	res->exit_code_set = true;
+	res->exit_code = NSB_EXIT_CODE_DENIED;
+	res->reason = v->reason;
+	res->has_denial = true;
+	nsb_gate_denial(v, &res->denial);
+}
+
+/* One line per limit that a weaker mechanism enforces (said only for a run
+ * that goes ahead). */
+static void warn_fallbacks(const struct nsb_run *run)
+{
+	const struct nsb_limits *l = &run->plan.limits;
+
+	if (l->memory_via == NSB_VIA_RLIMIT)
+		fprintf(stderr,
+			"nsbox: warning: --memory enforced by RLIMIT_AS and RLIMIT_DATA (address space, per process), not by a cgroup: %s\n",
+			run->fallback_why);
+	/* The default was not asked for: the record says how it is enforced. */
+	if (l->pids_via == NSB_VIA_RLIMIT && !l->pids_default)
+		fprintf(stderr,
+			"nsbox: warning: --pids enforced by RLIMIT_NPROC (per user namespace), not by a cgroup: %s\n",
+			run->pids_fallback_why);
+}
+
+/*
+ * Root inside the sandbox is uid 0 without CAP_DAC_OVERRIDE: a writable bind
+ * of another user's directory answers EACCES there, which surprises a root
+ * caller used to writing anywhere.  Say so before the run, once per bind,
+ * and in the record.  (An unprivileged caller is judged by the same bits
+ * outside, so nothing is new to it.)
+ */
+static void warn_unwritable_binds(struct nsb_run *run)
+{
+	struct nsb_result *res = &run->res;
+	gid_t groups[NGROUPS_MAX];
+	int n_groups;
+
+	if (run->facts.uid != 0)
+		return;
+	n_groups = getgroups(ARRAY_SIZE(groups), groups);
+	if (n_groups < 0)
+		n_groups = 0;
+	for (size_t i = 0; i < run->plan.n_ops; i++) {
+		const struct nsb_mount_op *op = &run->plan.ops[i];
+		char msg[NSB_ERR_MESSAGE_MAX], owner[64];
+		struct stat st;
+
+		if (!op->user || op->kind != NSB_OP_BIND || op->readonly || stat(op->src, &st) < 0)
+			continue;
+		struct nsb_dac_inode ino = {.uid = st.st_uid, .gid = st.st_gid, .mode = st.st_mode};
+		/* Creating an entry in a directory takes write and search. */
+		int want = S_ISDIR(st.st_mode) ? W_OK | X_OK : W_OK;
+		if (nsb_dac_allows(&ino, 0, run->facts.gid, groups, (size_t)n_groups, want))
+			continue;
+		const struct passwd *pw = getpwuid(st.st_uid);
+		if (pw)
+			snprintf(owner, sizeof(owner), "%s", pw->pw_name);
+		else
+			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+		snprintf(
+			msg, sizeof(msg),
+			"--rw '%s' is owned by %s (uid %u, gid %u) with mode %04o: root inside the sandbox has no CAP_DAC_OVERRIDE, so writing there fails with EACCES; %s%s",
+			op->src, owner, (unsigned)st.st_uid, (unsigned)st.st_gid,
+			(unsigned)(st.st_mode & 07777),
+			st.st_uid == 0 ? "give its owner write permission (chmod u+w)"
+				       : "chown it to root, or run nsbox as ",
+			st.st_uid == 0 ? "" : owner);
+		fprintf(stderr, "nsbox: warning: %s\n", msg);
+		if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
+			size_t k = res->n_warnings++;
+			snprintf(run->warn_path[k], sizeof(run->warn_path[k]), "%s", op->src);
+			snprintf(run->warn_msg[k], sizeof(run->warn_msg[k]), "%s", msg);
+			res->warnings[k].kind = "rw_not_writable";
+			res->warnings[k].path = run->warn_path[k];
+			res->warnings[k].message = run->warn_msg[k];
+		}
+	}
+}
+
+/*
+ * Create the run's cgroup: only after the gate, since a refusal must create
+ * nothing.  Without limits a cgroup is still worth having (accounting,
+ * one-shot kill) when it is freely available; nothing was asked then, so a
+ * failure changes nothing that was promised, and is said on stderr.
+ */
+static int create_cgroup(struct nsb_run *run, struct nsb_error *e)
+{
+	const struct nsb_config *cfg = run->cfg;
+	const struct nsb_limits *l = &run->plan.limits;
+	bool wanted =
+		cfg->memory || (cfg->pids && cfg->pids != NSB_PIDS_UNLIMITED) || cfg->cpus_milli;
+	int r;
+
+	if (!run->cg_usable)
+		return 0;
+	struct nsb_cgroup_limits lim = {
+		.memory_max = l->memory,
+		/* the asked limit or the default, when the cgroup enforces it */
+		.pids_max = l->pids_via == NSB_VIA_CGROUP ? l->pids : 0,
+		.cpu_quota_us = l->cpu_quota_us,
+		.cpu_period_us = l->cpu_period_us,
+	};
+	r = nsb_cgroup_create(&run->cg_place, &lim, &run->cg, e);
+	if (r < 0 && !wanted && !cfg->require_cgroup && !cfg->cgroup_parent) {
+		fprintf(stderr,
+			"nsbox: warning: no cgroup for this run (resources come from rusage): %s\n",
+			e->message);
+		/* Decided again without a cgroup (which also clears use_cgroup):
+		 * the default pids limit moves to RLIMIT_NPROC or is recorded as
+		 * not enforced.  Nothing was asked for, so this cannot fail. */
+		run->lim_host.cgroup_ok = false;
+		run->lim_host.cgroup_pids = false;
+		snprintf(run->fallback_why, sizeof(run->fallback_why), "%s", e->message);
+		nsb_error_clear(e);
+		return nsb_limits_decide(cfg, &run->lim_host, &run->plan.limits, e);
+	}
+	return r;
+}
+
+/* Accounting from the cgroup, the oom verdict, and removal. */
+static void finish_cgroup(struct nsb_run *run)
+{
+	struct nsb_cgroup_stats st;
+	struct nsb_error e = {0};
+
+	if (run->cg.fd < 0)
+		return;
+	if (nsb_cgroup_read_stats(&run->cg, &st, &e) == 0)
+		nsb_verdict_cgroup(&st, &run->res);
+	else
+		fprintf(stderr, "nsbox: warning: %s\n", e.message);
+	nsb_error_clear(&e);
+	if (nsb_cgroup_destroy(&run->cg, &e) < 0)
+		fprintf(stderr, "nsbox: warning: %s\n", e.message);
+}
+
+/* The sandbox was fully built: say what it enforced. */
+static void record_enforced(struct nsb_run *run)
+{
+	/* cg is reset when the cgroup is removed; the record outlives it. */
+	snprintf(run->cgroup_path, sizeof(run->cgroup_path), "%s", run->cg.path);
+	struct nsb_enforced_in in = {
+		.cfg = run->cfg,
+		.plan = &run->plan,
+		.limits = &run->plan.limits,
+		.bpf = &run->bpf,
+		.stdio = &run->stdio,
+		.namespaces = run->sb.namespaces,
+		.cgroup_path = run->cg.fd >= 0 ? run->cgroup_path : NULL,
+		.cgroup_joined = run->sb.cgroup_joined,
+	};
+	nsb_verdict_enforced(&in, &run->res);
+}
+
+/*
+ * The command was not found inside: say where it is outside, if anywhere, and
+ * which --ro would expose it.
+ */
+/*
+ * A candidate of the caller's PATH, judged by the rules the sandbox applies
+ * (the one PATH search, an executable file that is not a directory), and
+ * only for absolute entries: a relative one means nothing inside.
+ */
+static int probe_host(void *ud, const char *candidate)
+{
+	struct stat st;
+
+	(void)ud;
+	if (candidate[0] != '/' || stat(candidate, &st) < 0 || S_ISDIR(st.st_mode))
+		return NSB_PATH_ABSENT;
+	return access(candidate, X_OK) == 0 ? NSB_PATH_EXEC : NSB_PATH_NOEXEC;
+}
+
+static void hint_not_found(struct nsb_error *se, const char *name)
+{
+	char found[PATH_MAX], dir[PATH_MAX];
+	const char *path = getenv("PATH");
+
+	found[0] = '\0';
+	if (strchr(name, '/')) {
+		if (!realpath(name, found)) {
+			nsb_error_hint(se, "'%s' does not exist outside the sandbox either", name);
+			return;
+		}
+		snprintf(dir, sizeof(dir), "%s", found);
+		char *sl = strrchr(dir, '/');
+		if (sl && sl != dir)
+			*sl = '\0';
+		nsb_error_hint(se, "'%s' exists outside the sandbox (real path '%s'): add --ro %s",
+			       name, found, dir);
+		return;
+	}
+	if (nsb_path_search(path, name, probe_host, NULL, found, sizeof(found)) < 0)
+		found[0] = '\0';
+	if (!found[0]) {
+		nsb_error_hint(
+			se,
+			"'%s' does not exist outside the sandbox either (searched the caller's PATH)",
+			name);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s", found);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	nsb_error_hint(se, "'%s' exists outside the sandbox at '%s': add --ro %s and run it as %s",
+		       name, found, dir, found);
+}
+
+static int kill_cgroup(void *ud)
+{
+	return nsb_cgroup_kill(ud, NULL);
+}
+
+/* Clone and supervise; the record gets what the sandbox enforced and did. */
+static void spawn_and_supervise(struct nsb_run *run)
+{
+	const struct nsb_config *cfg = run->cfg;
+	struct nsb_result *res = &run->res;
+	struct nsb_error e = {0};
+	sigset_t mask, old;
+
+	/* Blocked before clone so no signal is lost before the wait loop;
+	 * init inherits the mask and reads them from its own signalfd. */
+	nsb_supervise_sigset(&mask);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	/* A caller that closed its end of our stdout must not kill us
+	 * before the record is written. */
+	signal(SIGPIPE, SIG_IGN);
+
+	if (nsb_spawn(&run->plan, &run->stdio, run->cg.fd, &run->sb, &e) < 0) {
+		finish_cgroup(run);
+		nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		return;
+	}
+	struct nsb_supervise_opts so = {
+		.timeout_ms = cfg->timeout_ms,
+		.kill_after_ms = cfg->kill_after_ms,
+		.pipe_output = run->plan.pipe_output,
+		.stdio = &run->stdio,
+		.max_output = cfg->has_max_output ? cfg->max_output : UINT64_MAX,
+		.capture = cfg->capture,
+		.kill_all = run->cg.fd >= 0 ? kill_cgroup : NULL,
+		.kill_ud = &run->cg,
+	};
+	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
+	nsb_sandbox_close(&run->sb);
+	if (r < 0)
+		nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+	else if (res->status != NSB_STATUS_SETUP_FAILED)
+		record_enforced(run);
+	finish_cgroup(run);
+	if (cfg->capture) {
+		res->captured = true;
+		res->stdout_data = run->cap_out.data;
+		res->stdout_len = run->cap_out.len;
+		res->stderr_data = run->cap_err.data;
+		res->stderr_len = run->cap_err.len;
+	}
+	if (res->status == NSB_STATUS_EXEC_FAILED &&
+	    strcmp(res->setup_error.stage, NSB_STAGE_RESOLVE) == 0 && !res->setup_error.hint[0])
+		hint_not_found(&res->setup_error, run->plan.argv[0]);
+}
+
+void nsb_run_execute(struct nsb_run *run)
+{
+	struct nsb_error e = {0};
+
+	if (!run->front.verdict.allowed) {
+		record_denial(run);
+		return;
+	}
+	/* What the payload's stdin, stdout and stderr will be (a directory
+	 * there is a usage error): decided only for a run that goes ahead. */
+	if (nsb_stdio_decide(run->cfg->pty, run->plan.pipe_output, &run->stdio, &e) < 0) {
+		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
+		return;
+	}
+	if (export_seccomp(run) < 0)
+		return;
+	warn_fallbacks(run);
+	warn_unwritable_binds(run);
+	if (create_cgroup(run, &e) < 0) {
+		nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		return;
+	}
+	spawn_and_supervise(run);
+}
+
+void nsb_run_free(struct nsb_run *run)
+{
+	struct nsb_error e = {0};
+
+	/* Every path that created the cgroup removed it already; this is the
+	 * backstop, so that no early return can leave one behind. */
+	if (run->cg.fd >= 0 && nsb_cgroup_destroy(&run->cg, &e) < 0)
+		fprintf(stderr, "nsbox: warning: %s\n", e.message);
+	nsb_sandbox_close(&run->sb);
+	nsb_plan_free(&run->plan);
+	nsb_bpf_done(&run->bpf);
+	nsb_front_free(&run->front);
+	free(run->cap_out.data);
+	free(run->cap_err.data);
+	run->cap_out = run->cap_err = (struct nsb_captured){0};
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One run of a command, in the supervisor: prepare (facts, plan, seccomp,
+ * policy, limits, the gate: nothing is created), execute (cgroup, clone,
+ * supervise, the verdicts), then nsb_run_free, the one cleanup for every
+ * path.  A failing step records its error in run->res (status usage_error or
+ * setup_failed); main.c prints it, writes the record and picks the exit status.
+ */
+#pragma once
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "supervisor/cgroup.h"
+#include "core/config.h"
+#include "gate/front.h"
+#include "core/limitplan.h"
+#include "core/plan.h"
+#include "core/result.h"
+#include "seccomp/filter.h"
+#include "supervisor/spawn.h"
+#include "supervisor/supervise.h"
+
+struct nsb_run {
+	const struct nsb_config *cfg;
+	struct nsb_result res;
+
+	/* prepare */
+	struct nsb_facts facts;
+	char cwd_real[PATH_MAX], home_real[PATH_MAX], project_real[PATH_MAX];
+	char mount_real[NSB_MAX_MOUNTS][PATH_MAX]; /* facts.mount_src_real points here */
+	struct nsb_plan plan;
+	struct nsb_bpf bpf; /* compiled once, here; plan.seccomp points here */
+	struct nsb_front front;
+	struct nsb_limits_host lim_host;
+	bool cg_usable;				     /* the asked limits can have a cgroup */
+	char fallback_why[NSB_ERR_MESSAGE_MAX];	     /* why not, for the rlimit warnings */
+	char pids_fallback_why[NSB_ERR_MESSAGE_MAX]; /* why not, for --pids in particular */
+
+	/* execute */
+	struct nsb_stdio stdio;
+	struct nsb_cgroup_place cg_place; /* where the cgroup goes, decided once */
+	struct nsb_cgroup cg;
+	struct nsb_sandbox sb;
+	struct nsb_captured cap_out, cap_err;
+	/* Storage for the record's strings (the record outlives cg and the plan's users). */
+	char warn_path[NSB_RESULT_MAX_WARNINGS][NSB_MAX_PATH + 1];
+	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
+	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
+};
+
+/*
+ * Set up *run for cfg (which main fills afterwards, before any other call).
+ * *run must be zero-filled already: a static or calloc'ed object.
+ */
+void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg);
+
+/* Record a failure that nothing ran because of (status usage_error or setup_failed). */
+int nsb_run_fail(struct nsb_run *run, enum nsb_status status, const struct nsb_error *e);
+
+/* Everything decided, nothing created; front.verdict holds the gate's word.
+ * < 0: run->res says why. */
+int nsb_run_prepare(struct nsb_run *run);
+
+/* --seccomp-export without a command: compile the profile and write it. */
+int nsb_run_export_only(struct nsb_run *run);
+
+/* Carry out a prepared run (or record the gate's refusal); run->res is final
+ * afterwards, whatever happened. */
+void nsb_run_execute(struct nsb_run *run);
+
+/* The one cleanup: every path, after the record is written. */
+void nsb_run_free(struct nsb_run *run);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * User namespace identity mapping, and the explanation of why a user
+ * namespace could not be created or set up.
+ */
+#pragma once
+
+#include <sys/types.h>
+
+#include "base/error.h"
+
+/*
+ * Map the caller's own uid and gid to themselves in the user namespace of
+ * process pid (0 means the calling process): writes "deny" to
+ * /proc/PID/setgroups, then "UID UID 1" to uid_map and "GID GID 1" to
+ * gid_map.  Returns 0 or -errno (stage "userns", the message names the file).
+ * On -EPERM/-EACCES, nsb_userns_diagnose() explains the likely cause.
+ */
+int nsb_userns_write_maps(pid_t pid, uid_t uid, gid_t gid, struct nsb_error *e);
+
+/*
+ * Explain a failure to create a user namespace (clone/unshare with
+ * CLONE_NEWUSER returned clone_errno, positive or negative) or to write its
+ * maps.  Reads, under proc_root (normally "/proc"):
+ *   sys/user/max_user_namespaces, sys/kernel/unprivileged_userns_clone,
+ *   sys/kernel/apparmor_restrict_unprivileged_userns, self/status (Seccomp:),
+ *   self/ns/user (only for EINVAL).
+ * Sets e (stage "userns") to a message that names every cause found, or says
+ * that none was found and lists what was checked, with a hint where one
+ * exists.  Returns -clone_errno (-EIO when clone_errno is 0).
+ */
+int nsb_userns_diagnose(int clone_errno, const char *proc_root, struct nsb_error *e);
