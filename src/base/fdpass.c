@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* fdpass: run on both sides of the clone: one descriptor per message over a socketpair. */
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* sha256: pure: the digest of the compiled seccomp program, for the record. */
 #include <string.h>
 
 #include "base/sha256.h"

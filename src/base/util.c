@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* util: pure: number and size parsing, lexical path checks, bounded formatting. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* dac: pure: owner/group/other permission bits as a caller without capabilities meets them. */
 #include <unistd.h>
 
 #include "core/dac.h"

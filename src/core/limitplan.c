@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* limitplan: pure, run by the supervisor: which mechanism enforces each limit. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

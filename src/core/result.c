@@ -105,26 +105,9 @@ static void put_setup_error(struct nsb_json *j, const struct nsb_error *e)
 	nsb_json_end_object(j);
 }
 
-static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
+/* enforced.seccomp: the profile and its program, or null. */
+static void put_enforced_seccomp(struct nsb_json *j, const struct nsb_enforced *en)
 {
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} ns[] = {
-		{NSB_NS_USER, "user"},	   {NSB_NS_MOUNT, "mount"}, {NSB_NS_PID, "pid"},
-		{NSB_NS_NET, "net"},	   {NSB_NS_IPC, "ipc"},	    {NSB_NS_UTS, "uts"},
-		{NSB_NS_CGROUP, "cgroup"},
-	};
-
-	nsb_json_begin_object(j);
-	nsb_json_key(j, "namespaces");
-	nsb_json_begin_array(j);
-	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
-		if (en->namespaces & ns[i].bit)
-			nsb_json_string(j, ns[i].name);
-	nsb_json_end_array(j);
-	put_bool(j, "caps_dropped", en->caps_dropped);
-	put_bool(j, "no_new_privs", en->no_new_privs);
 	nsb_json_key(j, "seccomp");
 	if (en->seccomp_profile) {
 		nsb_json_begin_object(j);
@@ -136,10 +119,11 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	} else {
 		nsb_json_null(j);
 	}
-	put_str(j, "hostname", en->hostname);
-	put_str(j, "network", en->share_net ? "host" : "none");
-	put_str(j, "mount_api", en->mount_api);
+}
 
+/* enforced.limits: one member per limit in force, with its mechanism. */
+static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *en)
+{
 	nsb_json_key(j, "limits");
 	nsb_json_begin_object(j);
 	if (en->memory_via) {
@@ -204,6 +188,34 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_object(j);
+}
+
+static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} ns[] = {
+		{NSB_NS_USER, "user"},	   {NSB_NS_MOUNT, "mount"}, {NSB_NS_PID, "pid"},
+		{NSB_NS_NET, "net"},	   {NSB_NS_IPC, "ipc"},	    {NSB_NS_UTS, "uts"},
+		{NSB_NS_CGROUP, "cgroup"},
+	};
+
+	nsb_json_begin_object(j);
+	nsb_json_key(j, "namespaces");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < ARRAY_SIZE(ns); i++)
+		if (en->namespaces & ns[i].bit)
+			nsb_json_string(j, ns[i].name);
+	nsb_json_end_array(j);
+	put_bool(j, "caps_dropped", en->caps_dropped);
+	put_bool(j, "no_new_privs", en->no_new_privs);
+	put_enforced_seccomp(j, en);
+	put_str(j, "hostname", en->hostname);
+	put_str(j, "network", en->share_net ? "host" : "none");
+	put_str(j, "mount_api", en->mount_api);
+
+	put_enforced_limits(j, en);
 
 	if (en->has_stdio) {
 		nsb_json_key(j, "stdio");

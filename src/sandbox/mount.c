@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* mount: run by init, before pivot_root: the new root, every bind, /proc, /dev and /tmp. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>

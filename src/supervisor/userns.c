@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* userns: run by the supervisor: the new user namespace's id maps, and why one fails. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
