@@ -74,15 +74,14 @@ const char nsb_cli_usage[] =
 int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
 {
 	va_list ap;
-	char msg[NSB_ERR_MESSAGE_MAX];
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = nsb_error_vsetx(e, err, "usage", NULL, fmt, ap);
 	va_end(ap);
-	nsb_error_setx(e, err, "usage", "%s", msg);
 	if (hint)
 		nsb_error_hint(e, "%s", hint);
-	return -err;
+	return r;
 }
 
 static void *field_of(const struct nsb_cli_option *o, struct nsb_cli_state *s)

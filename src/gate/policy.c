@@ -28,12 +28,13 @@ static int perr(const struct pctx *c, int err, size_t col, const char *hint, con
 /* Report "<file>:<line>:<col>: <message>" (col is 1-based). */
 static int perr(const struct pctx *c, int err, size_t col, const char *hint, const char *fmt, ...)
 {
-	char msg[NSB_ERR_MESSAGE_MAX];
+	char where[NSB_ERR_MESSAGE_MAX];
 	va_list ap;
+
+	snprintf(where, sizeof(where), "%s:%u:%zu", c->name, c->line, col);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int r = nsb_error_vsetx(c->e, err, "policy", where, fmt, ap);
 	va_end(ap);
-	int r = nsb_error_setx(c->e, err, "policy", "%s:%u:%zu: %s", c->name, c->line, col, msg);
 	if (hint && c->e)
 		nsb_error_hint(c->e, "%s", hint);
 	return r;
