@@ -155,6 +155,6 @@ int main(int argc, char *argv[])
 		}
 	}
 	r = dispatch(&run, r, &e, start);
-	nsb_run_free(&run);
+	nsb_run_destroy(&run);
 	return r;
 }

@@ -65,7 +65,7 @@ int nsb_lines_next(struct nsb_lines *r, char *buf)
 	return 1;
 }
 
-void nsb_lines_close(struct nsb_lines *r)
+void nsb_lines_free(struct nsb_lines *r)
 {
 	free(r->text);
 	r->text = NULL;

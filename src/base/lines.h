@@ -11,7 +11,7 @@
  *	r = nsb_lines_open(&lr, f, MAX_BYTES, MAX_LINE);  // -EFBIG: at lr.line:lr.col
  *	while ((r = nsb_lines_next(&lr, buf)) > 0)        // buf: MAX_LINE + 1 bytes
  *		parse(lr.line, buf);
- *	nsb_lines_close(&lr);
+ *	nsb_lines_free(&lr);
  */
 #pragma once
 
@@ -28,7 +28,7 @@ struct nsb_lines {
 /*
  * Read all of f.  0, or -ENOMEM, -errno of a read error (-EIO when errno does
  * not say), or -EFBIG when f holds more than max_bytes: then line:col is the
- * first byte past the limit.  r is ready for nsb_lines_close() either way.
+ * first byte past the limit.  r is ready for nsb_lines_free() either way.
  */
 int nsb_lines_open(struct nsb_lines *r, FILE *f, size_t max_bytes, size_t max_line);
 
@@ -42,4 +42,5 @@ int nsb_lines_open(struct nsb_lines *r, FILE *f, size_t max_bytes, size_t max_li
  */
 int nsb_lines_next(struct nsb_lines *r, char *buf);
 
-void nsb_lines_close(struct nsb_lines *r);
+/* Free the text; r may be opened again. */
+void nsb_lines_free(struct nsb_lines *r);

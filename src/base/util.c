@@ -221,3 +221,13 @@ int nsb_snprintf(char *buf, size_t size, const char *fmt, ...)
 		return -ENAMETOOLONG;
 	return n;
 }
+
+const char *nsb_env_get(char *const *envp, const char *name, size_t name_len)
+{
+	if (!envp)
+		return NULL;
+	for (size_t i = 0; envp[i]; i++)
+		if (strncmp(envp[i], name, name_len) == 0 && envp[i][name_len] == '=')
+			return envp[i] + name_len + 1;
+	return NULL;
+}

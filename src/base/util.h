@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Pure helpers: number and size parsing, lexical path checks, string joins.
+ * Pure helpers: number and size parsing, lexical path checks, string joins,
+ * environment lookup.
  * No syscalls, no logging.
  */
 #pragma once
@@ -47,3 +48,6 @@ size_t nsb_path_depth(const char *p);
 /* snprintf that reports truncation as -ENAMETOOLONG. */
 int nsb_snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Look up NAME in a NULL-terminated environment; returns the value or NULL. */
+const char *nsb_env_get(char *const *envp, const char *name, size_t name_len);

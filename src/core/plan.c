@@ -56,16 +56,6 @@ static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind
 	return 0;
 }
 
-const char *nsb_env_get(char *const *envp, const char *name, size_t name_len)
-{
-	if (!envp)
-		return NULL;
-	for (size_t i = 0; envp[i]; i++)
-		if (strncmp(envp[i], name, name_len) == 0 && envp[i][name_len] == '=')
-			return envp[i] + name_len + 1;
-	return NULL;
-}
-
 /* Set NAME=VALUE in the plan's environment, replacing an earlier NAME. */
 static int env_set(struct nsb_plan *p, const char *name, size_t name_len, const char *value,
 		   struct nsb_error *e)

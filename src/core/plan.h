@@ -91,6 +91,3 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 
 /* Free what nsb_plan_build allocated (the environment strings, the command). */
 void nsb_plan_free(struct nsb_plan *p);
-
-/* Look up NAME in a NULL-terminated environment; returns the value or NULL. */
-const char *nsb_env_get(char *const *envp, const char *name, size_t name_len);

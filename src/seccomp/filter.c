@@ -466,7 +466,7 @@ int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 	return 0;
 }
 
-void nsb_bpf_done(struct nsb_bpf *b)
+void nsb_bpf_free(struct nsb_bpf *b)
 {
 	free(b->insns);
 	b->insns = NULL;

@@ -9,7 +9,7 @@
  *                ... record bpf.profile, bpf.sha256, bpf.default_action ...
  *   child:       prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
  *                nsb_seccomp_install(&bpf, &err);            // last step before execve
- *   supervisor:  nsb_bpf_done(&bpf);
+ *   supervisor:  nsb_bpf_free(&bpf);
  *
  * The child only reads the program the supervisor built before fork:
  * installing allocates nothing and calls one syscall.
@@ -52,7 +52,7 @@ struct nsb_bpf {
 };
 
 /* Compile a parsed profile for the native architecture into ret (which the
- * caller releases with nsb_bpf_done).  profile/path are left empty. */
+ * caller releases with nsb_bpf_free).  profile/path are left empty. */
 int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e);
 
 /* find + load + compile; "none" gives a bpf with none set and no program. */
@@ -87,5 +87,5 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e);
  * `bwrap --seccomp FD` reads it) to fd.  -EINVAL for a none bpf. */
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e);
 
-/* Release the program; the struct may be reused. */
-void nsb_bpf_done(struct nsb_bpf *b);
+/* Free the program; the struct may be reused. */
+void nsb_bpf_free(struct nsb_bpf *b);

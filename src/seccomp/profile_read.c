@@ -117,7 +117,7 @@ static int read_lines(struct nsb_profile_parser *ps, struct nsb_lines *lr, const
 
 static int read_file(struct nsb_profile_parser *ps, FILE *f, const char *path)
 {
-	_cleanup_(nsb_lines_close) struct nsb_lines lr;
+	_cleanup_(nsb_lines_free) struct nsb_lines lr;
 	int r = nsb_lines_open(&lr, f, NSB_PROFILE_MAX_FILE_SIZE, NSB_PROFILE_MAX_LINE);
 
 	if (r == -EFBIG) {

@@ -556,7 +556,7 @@ void nsb_run_execute(struct nsb_run *run)
 	spawn_and_supervise(run);
 }
 
-void nsb_run_free(struct nsb_run *run)
+void nsb_run_destroy(struct nsb_run *run)
 {
 	struct nsb_error e = {0};
 
@@ -566,7 +566,7 @@ void nsb_run_free(struct nsb_run *run)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
 	nsb_plan_free(&run->plan);
-	nsb_bpf_done(&run->bpf);
+	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);
 	free(run->cap_out.data);
 	free(run->cap_err.data);

@@ -2,7 +2,7 @@
 /*
  * One run of a command, in the supervisor: prepare (facts, plan, seccomp,
  * policy, limits, the gate: nothing is created), execute (cgroup, clone,
- * supervise, the verdicts), then nsb_run_free, the one cleanup for every
+ * supervise, the verdicts), then nsb_run_destroy, the one cleanup for every
  * path.  A failing step records its error in run->res (status usage_error or
  * setup_failed); main.c prints it, writes the record and picks the exit status.
  */
@@ -69,5 +69,7 @@ int nsb_run_export_only(struct nsb_run *run);
  * afterwards, whatever happened. */
 void nsb_run_execute(struct nsb_run *run);
 
-/* The one cleanup: every path, after the record is written. */
-void nsb_run_free(struct nsb_run *run);
+/* The one cleanup: every path, after the record is written.  Frees the
+ * memory, closes the descriptors and, as a backstop, removes the cgroup
+ * (hence _destroy: it reaches outside the process). */
+void nsb_run_destroy(struct nsb_run *run);

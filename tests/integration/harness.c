@@ -547,7 +547,7 @@ void itest_run(const struct itest_project *p, const struct itest_opts *o, const 
 	itest_wait(r);
 }
 
-void itest_run_free(struct itest_run *r)
+void itest_run_close(struct itest_run *r)
 {
 	if (r->pty_master >= 0)
 		close(r->pty_master);

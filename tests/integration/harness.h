@@ -103,7 +103,8 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 void itest_wait(struct itest_run *r);
 void itest_run(const struct itest_project *p, const struct itest_opts *o, const char *const *argv,
 	       struct itest_run *r);
-void itest_run_free(struct itest_run *r);
+/* Close the pty and free the captured output and record. */
+void itest_run_close(struct itest_run *r);
 
 /*
  * Value of the "key=value" line of text (the probe's output); "(missing)"

@@ -57,7 +57,7 @@ NSB_ITEST(bounds, argv_bytes_past_limit)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.errno_name"), "E2BIG");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "arguments too large (more than 1048576 bytes)");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	free(blob);
 	free(argv);
 }
@@ -72,7 +72,7 @@ NSB_ITEST(bounds, argv_bytes_at_limit)
 	itest_run(&itest_cur, &o, argv, &r);
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	free(blob);
 	free(argv);
 }
@@ -104,7 +104,7 @@ NSB_ITEST(bounds, mounts_at_limit)
 	run_mounts(128, &r);
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(bounds, mounts_past_limit)
@@ -114,7 +114,7 @@ NSB_ITEST(bounds, mounts_past_limit)
 	ITEST_EXPECT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "128");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* 64 MiB + 1 bytes of output under the 64 MiB capture cap. */
@@ -136,7 +136,7 @@ NSB_ITEST(bounds, capture_at_cap)
 	/* the record fits the writer's 64 MiB and keeps most of the output */
 	cr_expect(r.record_len <= (64u << 20) + 1 && r.record_len > (48u << 20),
 		  "record is %zu bytes", r.record_len);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(bounds, capture_past_cap)
@@ -147,5 +147,5 @@ NSB_ITEST(bounds, capture_past_cap)
 	ITEST_EXPECT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--capture");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

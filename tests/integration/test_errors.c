@@ -35,10 +35,10 @@ NSB_ITEST(errors, missing_bind_source)
 
 	ITEST_RUN(&r, "--ro", "no-such-input", "--", "./probe", "exit", "0");
 	expect_refused(&r, "no-such-input");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--rw", "/nsbox-itest/absent", "--", "./probe", "exit", "0");
 	expect_refused(&r, "/nsbox-itest/absent");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(errors, unknown_option_and_missing_command)
@@ -47,13 +47,13 @@ NSB_ITEST(errors, unknown_option_and_missing_command)
 
 	ITEST_RUN(&r, "--frobnicate", "--", "./probe", "exit", "0");
 	expect_refused(&r, "--frobnicate");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--ro");
 	expect_refused(&r, "--ro");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--hostname", "x");
 	expect_refused(&r, NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(errors, bad_result_fd)
@@ -66,24 +66,24 @@ NSB_ITEST(errors, bad_result_fd)
 	itest_run(&itest_cur, &raw,
 		  ITEST_ARGV("--result-fd", "three", "--", "./probe", "exit", "0"), &r);
 	expect_refused(&r, "three");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	itest_run(&itest_cur, &raw, ITEST_ARGV("--result-fd", "9", "--", "./probe", "exit", "0"),
 		  &r);
 	expect_refused(&r, "9");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	itest_run(&itest_cur, &raw, ITEST_ARGV("--result-fd", "1", "--", "./probe", "exit", "0"),
 		  &r);
 	expect_refused(&r, "1");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	itest_run(&itest_cur, &raw, ITEST_ARGV("--result-fd", "-4", "--", "./probe", "exit", "0"),
 		  &r);
 	expect_refused(&r, "-4");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* Open, but only for reading (a directory). */
 	itest_run(&itest_cur, &leak, ITEST_ARGV("--result-fd", "5", "--", "./probe", "exit", "0"),
 		  &r);
 	expect_refused(&r, "5");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(errors, relative_or_unclean_destination)
@@ -93,16 +93,16 @@ NSB_ITEST(errors, relative_or_unclean_destination)
 	itest_mkdir(&itest_cur, "input");
 	ITEST_RUN(&r, "--ro", "input:rel/dest", "--", "./probe", "exit", "0");
 	expect_refused(&r, "rel/dest");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--ro", "input:/a/../etc", "--", "./probe", "exit", "0");
 	expect_refused(&r, "/a/../etc");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--tmpfs", "relative", "--", "./probe", "exit", "0");
 	expect_refused(&r, "relative");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--tmpfs", "/scratch:lots", "--", "./probe", "exit", "0");
 	expect_refused(&r, "lots");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(errors, symlinked_destination_is_refused)
@@ -123,7 +123,7 @@ NSB_ITEST(errors, symlinked_destination_is_refused)
 	snprintf(spec, sizeof(spec), "input:%s", link);
 	ITEST_RUN(&r, "--ro", spec, "--", "./probe", "exit", "0");
 	expect_refused(&r, link);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Through the link into a new directory: must never create it on the host. */
 	snprintf(spec, sizeof(spec), "input:%s/made-by-nsbox", link);
@@ -132,7 +132,7 @@ NSB_ITEST(errors, symlinked_destination_is_refused)
 	cr_expect(access(escaped, F_OK) != 0, "nsbox followed a symlink out to the host%s",
 		  itest_ctx(&r));
 	ITEST_EXPECT_NE_STR(&r, itest_rec(&r, "status"), "exited");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(errors, too_many_mounts)
@@ -154,12 +154,12 @@ NSB_ITEST(errors, too_many_mounts)
 	argv[n] = NULL;
 	itest_run(&itest_cur, NULL, argv, &r);
 	expect_refused(&r, "128");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* 128 is still fine. */
 	itest_run(&itest_cur, NULL, argv + 2, &r);
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(errors, argv_larger_than_1_mib)
@@ -181,7 +181,7 @@ NSB_ITEST(errors, argv_larger_than_1_mib)
 	argv[n] = NULL;
 	itest_run(&itest_cur, NULL, argv, &r);
 	expect_refused(&r, NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	free(big);
 }
 
@@ -193,11 +193,11 @@ NSB_ITEST(errors, root_or_home_as_project_is_refused)
 
 	itest_run(&itest_cur, &at_root, ITEST_ARGV("--", "/bin/true"), &r);
 	expect_refused(&r, "--project");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	itest_run(&itest_cur, &at_home, ITEST_ARGV("--", "/bin/true"), &r);
 	expect_refused(&r, itest_cur.dir);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 Test(errors, help_and_version_succeed, .timeout = 30, .fini = itest_project_fini)
@@ -209,9 +209,9 @@ Test(errors, help_and_version_succeed, .timeout = 30, .fini = itest_project_fini
 	itest_run(&itest_cur, &raw, ITEST_ARGV("--version"), &r);
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "0.1.0");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	itest_run(&itest_cur, &raw, ITEST_ARGV("--help"), &r);
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "--ro");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

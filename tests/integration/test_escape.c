@@ -137,7 +137,7 @@ static void tty_battery(const char *profile, bool strict)
 		/* The filter's answer: without it TIOCLINUX on a pty says ENOTTY. */
 		EXPECT_ALL_BLOCKED(&r, {"tiocsti", "EPERM"}, {"tiocsti-high", "EPERM"},
 				   {"tioclinux", "EPERM"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, tty_injection_is_refused)
@@ -157,7 +157,7 @@ NSB_ITEST(escape, tty_injection_is_refused_without_a_filter_too)
 	 */
 	run_escape(&r, &o, "none", ITEST_ARGV("tiocsti", "tiocsti-high"));
 	EXPECT_ALL_BLOCKED(&r, {"tiocsti", NULL}, {"tiocsti-high", NULL});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, tty_injection_is_refused)
@@ -186,7 +186,7 @@ NSB_ITEST(escape, pty_terminal_is_the_sandboxs_own_and_injection_stays_inside)
 	cr_expect(ioctl(slave, FIONREAD, &pending) == 0 && pending == 0,
 		  "%d bytes pending on the caller's terminal%s", pending, itest_ctx(&r));
 	close(slave);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- the caller's stdio files ---- */
@@ -210,7 +210,7 @@ NSB_ITEST(escape, stdin_file_cannot_be_reopened_for_writing)
 	cr_assert(stat(path, &after) == 0);
 	cr_expect(eq(u32, after.st_mode, before.st_mode));
 	free(content);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, stdout_and_stderr_files_keep_their_mode_and_times)
@@ -239,7 +239,7 @@ NSB_ITEST(escape, stdout_and_stderr_files_keep_their_mode_and_times)
 			  "%s times set to %ld/%ld%s", names[i], (long)st.st_mtime,
 			  (long)st.st_atime, itest_ctx(&r));
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, directory_as_stdin_never_reaches_the_payload)
@@ -252,7 +252,7 @@ NSB_ITEST(escape, directory_as_stdin_never_reaches_the_payload)
 	ITEST_EXPECT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_LACKS(&r, r.out, "ATTACK=");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- namespaces ---- */
@@ -268,7 +268,7 @@ static void userns_battery(const char *profile, bool strict)
 			   /* clone3 answers ENOSYS so that libc falls back to clone. */
 			   {"clone3-user", "ENOSYS"});
 	(void)strict;
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, nested_user_namespaces_are_refused)
@@ -280,7 +280,7 @@ NSB_ITEST(escape, nested_user_namespaces_are_refused)
 	/* The attack is real: without the filter the kernel allows it here. */
 	run_escape(&r, NULL, "none", ITEST_ARGV("unshare-user"));
 	ITEST_EXPECT_STR(&r, attack_field(r.out, "unshare-user", "RESULT"), "open");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, nested_user_namespaces_are_refused)
@@ -312,12 +312,12 @@ static void mount_battery(const char *profile, bool strict)
 		expect_blocked(&r, name, "EPERM");
 	}
 	(void)strict;
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* The project bind is still in place after the umount attempt. */
 	ITEST_RUN(&r, "--", "./probe", "cwd");
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, mounts_roots_and_namespaces_cannot_be_rearranged)
@@ -343,7 +343,7 @@ static void surface_battery(const char *profile, bool strict)
 			   {"userfaultfd", "EPERM"});
 	/* io_uring answers as if absent under default; strict's default is EPERM. */
 	expect_blocked(&r, "io-uring-setup", strict ? "EPERM" : "ENOSYS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, keyrings_bpf_perf_userfaultfd_and_io_uring_are_refused)
@@ -370,7 +370,7 @@ NSB_ITEST(escape, init_cannot_be_traced_read_or_overwritten)
 			   {"process-vm-readv", "EPERM"}, {"pid1-exe-write", NULL},
 			   /* Whether or not it opens, the secret must not be in it. */
 			   {"pid1-environ", NULL});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- host kernel files and devices ---- */
@@ -383,7 +383,7 @@ NSB_ITEST(escape, host_kernel_files_do_not_open_for_writing)
 	EXPECT_ALL_BLOCKED(&r, {"core-pattern", NULL}, {"sysrq-trigger", NULL},
 			   {"proc-sys-hostname", NULL}, {"sys-uevent-helper", NULL},
 			   {"sys-kexec", NULL}, {"sys-mm-thp", NULL});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, host_devices_are_absent)
@@ -394,7 +394,7 @@ NSB_ITEST(escape, host_devices_are_absent)
 	EXPECT_ALL_BLOCKED(&r, {"dev-sda", NULL}, {"dev-vda", NULL}, {"dev-nvme0n1", NULL},
 			   {"dev-mem", NULL}, {"dev-kmem", NULL}, {"dev-port", NULL},
 			   {"dev-kmsg", NULL}, {"dev-vsock", NULL});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, host_device_nodes_cannot_be_changed)
@@ -412,7 +412,7 @@ NSB_ITEST(escape, host_device_nodes_cannot_be_changed)
 		snprintf(name, sizeof(name), "chmod-dev-%s", nodes[i]);
 		expect_blocked(&r, name, "EROFS");
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_assert(stat("/dev/null", &after) == 0);
 	cr_expect(eq(u32, after.st_mode, before.st_mode), "the host's /dev/null changed mode");
 }
@@ -461,7 +461,7 @@ static void masked_battery(const char *profile)
 		expect_blocked(&r, "umount-proc-userns", "EPERM");
 	/* A fresh procfs is refused: the covers make /proc not fully visible. */
 	expect_blocked(&r, "proc-remount", "EPERM");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, root_only_kernel_files_read_empty_and_stay_covered)
@@ -480,7 +480,7 @@ NSB_ITEST(escape, private_keys_are_not_in_the_system_view)
 
 	run_escape(&r, NULL, NULL, ITEST_ARGV("ssl-private"));
 	EXPECT_ALL_BLOCKED(&r, {"ssl-private", "ENOENT"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, init_command_line_shows_no_argument)
@@ -497,7 +497,7 @@ NSB_ITEST(escape, init_command_line_shows_no_argument)
 	itest_run(&itest_cur, NULL,
 		  ITEST_ARGV("--env", SECRET_ENV, "--ro", bind, "--", "./escape", needles), &r);
 	EXPECT_ALL_BLOCKED(&r, {"pid1-cmdline", NULL});
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* What it shows instead: "nsbox" alone. */
 	itest_run(&itest_cur, NULL,
@@ -506,7 +506,7 @@ NSB_ITEST(escape, init_command_line_shows_no_argument)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "argc"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.0"), "nsbox");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* The payload's own command line is its argv, whole. */
 	itest_run(&itest_cur, NULL,
@@ -521,7 +521,7 @@ NSB_ITEST(escape, init_command_line_shows_no_argument)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.3"), "");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.4"), "two words");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "arg.5"), SECRET);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- other ABIs ---- */
@@ -555,7 +555,7 @@ NSB_ITEST(escape, x32_and_int80_syscalls_do_not_run)
 	 */
 	run_escape(&r, NULL, NULL, ITEST_ARGV("x32", "int80"));
 	EXPECT_ALL_BLOCKED(&r, {"x32", "ENOSYS"}, {"int80", NULL});
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/*
 	 * The filter itself sees x32 numbers, before the kernel's table does: a
@@ -568,7 +568,7 @@ NSB_ITEST(escape, x32_and_int80_syscalls_do_not_run)
 		    "badarch kill\n");
 	run_escape(&r, NULL, "./badarch-kill.profile", ITEST_ARGV("x32"));
 	EXPECT_ALL_BLOCKED(&r, {"x32", "SYS"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- the network ---- */
@@ -643,7 +643,7 @@ NSB_ITEST(escape, host_loopback_and_abstract_sockets_are_unreachable)
 	run_escape(&r, NULL, NULL, ITEST_ARGV(tcp_arg, un_arg));
 	/* The sandbox's own lo has nothing listening; its abstract names are its own. */
 	EXPECT_ALL_BLOCKED(&r, {"host-tcp", "ECONNREFUSED"}, {"host-abstract", "ECONNREFUSED"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* And nothing arrived at either listener from inside. */
 	cr_expect(accept4(tl, NULL, NULL, SOCK_CLOEXEC) < 0 && errno == EAGAIN,
@@ -666,7 +666,7 @@ static void socket_battery(const char *profile, bool strict)
 	expect_blocked(&r, "netlink-audit", err);
 	expect_blocked(&r, "netlink-uevent", err);
 	expect_blocked(&r, "af-vsock", err);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, packet_netlink_and_vsock_sockets_are_refused)
@@ -691,7 +691,7 @@ NSB_ITEST(escape, no_fd_and_no_secret_is_inherited)
 	EXPECT_ALL_BLOCKED(&r, {"inherited-fds", NULL}, {"env-secret", NULL},
 			   {"self-environ", NULL});
 	ITEST_EXPECT_LACKS(&r, r.out, "leaked_fd=");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 static void personality_battery(const char *profile)
@@ -701,7 +701,7 @@ static void personality_battery(const char *profile)
 	run_escape(&r, NULL, profile, ITEST_ARGV("personality"));
 	EXPECT_ALL_BLOCKED(&r, {"personality-linux32", "EPERM"}, {"personality-no-aslr", "EPERM"},
 			   {"personality-high-bits", "EPERM"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, personality_cannot_change)
@@ -741,7 +741,7 @@ NSB_ITEST(escape, payload_and_init_hold_no_privilege_and_are_filtered)
 	run_escape(&r, NULL, NULL, ITEST_ARGV("caps"));
 	EXPECT_ALL_BLOCKED(&r, {"privileges", NULL});
 	expect_privileges(&r, "2");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, payload_and_init_hold_no_privilege_and_are_filtered)
@@ -752,7 +752,7 @@ NSB_ITEST(escape_strict, payload_and_init_hold_no_privilege_and_are_filtered)
 	EXPECT_ALL_BLOCKED(&r, {"privileges", NULL});
 	expect_privileges(&r, "2");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "strict");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, setuid_binary_gains_nothing)
@@ -778,7 +778,7 @@ NSB_ITEST(escape, setuid_binary_gains_nothing)
 	EXPECT_ALL_BLOCKED(&r, {"setuid-exec", NULL});
 	snprintf(want, sizeof(want), "euid=%u ", itest_cur.uid);
 	ITEST_EXPECT_CONTAINS(&r, r.out, want);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- choosing, refusing and exporting profiles ---- */
@@ -795,13 +795,13 @@ NSB_ITEST(escape, seccomp_none_is_recorded_and_no_filter_is_loaded)
 	/* Capabilities and no_new_privs do not depend on the filter. */
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.CapEff"), ZERO_CAPS);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.NoNewPrivs"), "1");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Without --seccomp the default profile is loaded and recorded. */
 	run_escape(&r, NULL, NULL, ITEST_ARGV("caps"));
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "default");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Seccomp"), "2");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, unknown_profile_is_a_usage_error_naming_it)
@@ -815,7 +815,7 @@ NSB_ITEST(escape, unknown_profile_is_a_usage_error_naming_it)
 	ITEST_EXPECT_CONTAINS(&r, r.err, "no-such-profile-xyz");
 	/* Nothing ran. */
 	ITEST_EXPECT_LACKS(&r, r.out, "ATTACK=");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 static void export_and_run_under_bwrap(const char *profile)
@@ -830,7 +830,7 @@ static void export_and_run_under_bwrap(const char *profile)
 	itest_run(&itest_cur, &(struct itest_opts){.raw_argv = true, .no_record = true},
 		  ITEST_ARGV("--seccomp", profile, "--seccomp-export", file), &r);
 	ITEST_ASSERT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_assert(stat(file, &st) == 0, "export wrote nothing: %s", strerror(errno));
 	/* A classic BPF program: an array of 8-byte sock_filter instructions. */
 	cr_assert(st.st_size > 0 && st.st_size % 8 == 0, "size %lld", (long long)st.st_size);
@@ -950,7 +950,7 @@ static void setid_bits_battery(const char *profile)
 	unsigned mode = (unsigned)st.st_mode & 07777;
 	cr_expect(mode == 0755, "suid-file mode %o on the host%s", mode, itest_ctx(&r));
 	expect_no_setid_bits_on_host(&r);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, setuid_and_setgid_bits_cannot_be_set)
@@ -963,7 +963,7 @@ NSB_ITEST(escape, setuid_and_setgid_bits_cannot_be_set)
 	run_escape_rw(&r, "none", ITEST_ARGV(out_arg("suid")));
 	ITEST_EXPECT_STR(&r, attack_field(r.out, "chmod-suid", "RESULT"), "open");
 	ITEST_EXPECT_STR(&r, attack_field(r.out, "open-creat-suid", "RESULT"), "open");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, setuid_and_setgid_bits_cannot_be_set)
@@ -979,7 +979,7 @@ static void lease_battery(const char *profile)
 	itest_write(&itest_cur, "lease-target", "data\n");
 	run_escape(&r, NULL, profile, ITEST_ARGV("lease:lease-target"));
 	EXPECT_ALL_BLOCKED(&r, {"lease", "EPERM"}, {"dnotify", "EPERM"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, leases_and_dnotify_are_refused)
@@ -992,7 +992,7 @@ NSB_ITEST(escape, leases_and_dnotify_are_refused)
 	run_escape(&r, NULL, "none", ITEST_ARGV("lease:lease-target"));
 	ITEST_EXPECT_STR(&r, attack_field(r.out, "lease", "RESULT"), "open");
 	ITEST_EXPECT_STR(&r, attack_field(r.out, "dnotify", "RESULT"), "open");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, leases_and_dnotify_are_refused)
@@ -1010,11 +1010,11 @@ NSB_ITEST(escape, sock_packet_is_refused_by_the_filter)
 	EXPECT_ALL_BLOCKED(&r, {"sock-packet", "EAFNOSUPPORT"},
 			   {"sock-packet-flags", "EAFNOSUPPORT"},
 			   {"sock-packet-inet6", "EAFNOSUPPORT"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	run_escape(&r, NULL, "none", ITEST_ARGV("sock-packet"));
 	EXPECT_ALL_BLOCKED(&r, {"sock-packet", "EPERM"}, {"sock-packet-flags", "EPERM"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, sock_packet_is_refused_by_the_filter)
@@ -1024,7 +1024,7 @@ NSB_ITEST(escape_strict, sock_packet_is_refused_by_the_filter)
 	run_escape(&r, NULL, "strict", ITEST_ARGV("sock-packet"));
 	EXPECT_ALL_BLOCKED(&r, {"sock-packet", "EPERM"}, {"sock-packet-flags", "EPERM"},
 			   {"sock-packet-inet6", "EPERM"});
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 static void ids_battery(const char *profile)
@@ -1045,7 +1045,7 @@ static void ids_battery(const char *profile)
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		ITEST_EXPECT_STR(&r, itest_kv(r.out, ok[i]), "ok");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.unmapped_ids"), "errno EPERM");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape, other_ids_answer_eperm_like_outside)
@@ -1060,7 +1060,7 @@ NSB_ITEST(escape, other_ids_answer_eperm_like_outside)
 	expect_blocked(&r, "setuid-other", "EINVAL");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "chown-own"), "ok");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.unmapped_ids"), "null");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(escape_strict, other_ids_answer_eperm_like_outside)
@@ -1075,10 +1075,10 @@ NSB_ITEST(escape, check_document_names_the_unmapped_ids_filter)
 	ITEST_RUN(&r, "--check", "--", "./escape", "caps");
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "\"unmapped_ids\":\"errno EPERM\"");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--check", "--seccomp", "none", "--", "./escape", "caps");
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "\"unmapped_ids\":null");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

@@ -48,7 +48,7 @@ NSB_ITEST(example, python_script_reads_input_and_writes_out)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "exit_code"), "0");
 	cr_expect(r.record_len > 0 && strchr(r.record, '\n') == r.record + r.record_len - 1,
 		  "record is not one line%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	result = itest_slurp(itest_path(&itest_cur, "out/result.txt"));
 	cr_assert(result != NULL, "out/result.txt missing on the host");
@@ -61,5 +61,5 @@ NSB_ITEST(example, python_script_reads_input_and_writes_out)
 	ITEST_RUN(&r, "--ro", "input", "--rw", "out", "--", "python3", "script.py", "3");
 	ITEST_EXPECT_EXIT(&r, 3);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "exit_code"), "3");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

@@ -33,16 +33,16 @@ NSB_ITEST(filesystem, ro_bind_refuses_writes_with_erofs)
 	ITEST_RUN(&r, "--ro", "input", "--", "./probe", "read", "input/data.txt");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "data"), "hello");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--ro", "input", "--", "./probe", "write", "input/new.txt");
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* Overwriting an existing file is refused the same way. */
 	ITEST_RUN(&r, "--ro", "input", "--", "./probe", "write", "input/data.txt");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_expect(access(itest_path(&itest_cur, "input/new.txt"), F_OK) != 0);
 	char *data = itest_slurp(itest_path(&itest_cur, "input/data.txt"));
 	cr_expect(itest_streq(data, "hello\n"), "input/data.txt changed to '%s'", data);
@@ -68,16 +68,16 @@ NSB_ITEST(filesystem, ro_bind_makes_submounts_read_only_too)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ro"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "nosuid"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "nodev"), "1");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--ro", "input", "--", "./probe", "write", "input/sub/x");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* --rw keeps the submount (recursive bind) and leaves it writable. */
 	ITEST_RUN(&r, "--rw", "input", "--", "./probe", "write", "input/sub/x");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_expect(access(itest_path(&itest_cur, "input/sub/x"), F_OK) == 0,
 		  "the write did not reach the submount");
 }
@@ -91,7 +91,7 @@ NSB_ITEST(filesystem, rw_bind_writes_land_on_the_host)
 	ITEST_RUN(&r, "--rw", "out", "--", "./probe", "write", "out/result.txt", "from-inside\n");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	char *data = itest_slurp(itest_path(&itest_cur, "out/result.txt"));
 	cr_assert(data != NULL, "out/result.txt missing on the host");
@@ -107,7 +107,7 @@ NSB_ITEST(filesystem, rw_bind_writes_land_on_the_host)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ro"), "0");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "nosuid"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "nodev"), "1");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, bind_destination_can_differ_from_the_source)
@@ -120,11 +120,11 @@ NSB_ITEST(filesystem, bind_destination_can_differ_from_the_source)
 	ITEST_RUN(&r, "--ro", "input:/data", "--", "./probe", "read", "/data/data.txt");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "data"), "moved");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--rw", "out:/results", "--", "./probe", "write", "/results/r.txt", "x\n");
 	ITEST_ASSERT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_expect(access(itest_path(&itest_cur, "out/r.txt"), F_OK) == 0);
 }
 
@@ -134,11 +134,11 @@ NSB_ITEST(filesystem, root_and_usr_are_read_only)
 
 	ITEST_RUN(&r, "--", "./probe", "write", "/nsbox-itest-root");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--", "./probe", "write", "/usr/nsbox-itest-usr");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* If it had worked as root it would have landed in the host's /usr. */
 	if (unlink("/usr/nsbox-itest-usr") == 0)
 		cr_fail("the sandbox wrote into the host's /usr");
@@ -146,10 +146,10 @@ NSB_ITEST(filesystem, root_and_usr_are_read_only)
 	ITEST_RUN(&r, "--", "./probe", "statfs", "/");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ro"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "f_type"), TMPFS_MAGIC);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--", "./probe", "statfs", "/usr");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ro"), "1");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, merged_usr_links_resolve_into_usr)
@@ -166,12 +166,12 @@ NSB_ITEST(filesystem, merged_usr_links_resolve_into_usr)
 		host[n] = '\0';
 		ITEST_RUN(&r, "--", "./probe", "stat", links[i][0]);
 		ITEST_EXPECT_STR(&r, itest_kv(r.out, "type"), "symlink");
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 	/* And a program runs through them. */
 	ITEST_RUN(&r, "--", "/bin/sh", "-c", "exit 7");
 	ITEST_EXPECT_EXIT(&r, 7);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, tmp_is_a_private_writable_bounded_tmpfs)
@@ -182,7 +182,7 @@ NSB_ITEST(filesystem, tmp_is_a_private_writable_bounded_tmpfs)
 	snprintf(name, sizeof(name), "/tmp/nsbox-itest-private-%d", getpid());
 	ITEST_RUN(&r, "--", "./probe", "write", name);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* The host's /tmp never saw it. */
 	snprintf(host, sizeof(host), "%s", name);
 	if (unlink(host) == 0)
@@ -195,7 +195,7 @@ NSB_ITEST(filesystem, tmp_is_a_private_writable_bounded_tmpfs)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "nodev"), "1");
 	cr_expect(kv_ull(&r, "size") > 0 && kv_ull(&r, "size") <= 256 * MiB,
 		  "/tmp size %llu is not bounded to 256 MiB%s", kv_ull(&r, "size"), itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, tmpfs_option_mounts_a_sized_tmpfs)
@@ -207,11 +207,11 @@ NSB_ITEST(filesystem, tmpfs_option_mounts_a_sized_tmpfs)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "f_type"), TMPFS_MAGIC);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ro"), "0");
 	cr_expect(eq(u64, kv_ull(&r, "size"), 4 * MiB), "%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--tmpfs", "/scratch:4M", "--", "./probe", "write", "/scratch/f");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, proc_is_private_and_its_sensitive_parts_read_only)
@@ -222,24 +222,24 @@ NSB_ITEST(filesystem, proc_is_private_and_its_sensitive_parts_read_only)
 
 	ITEST_RUN(&r, "--", "./probe", "mountopts", "/proc");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "fstype"), "proc");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Harmless if it went through: the sandbox's own UTS namespace, and the
 	 * default name rewritten with itself. */
 	ITEST_RUN(&r, "--", "./probe", "write", "/proc/sys/kernel/hostname", "nsbox");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	for (size_t i = 0; i < sizeof(ro_paths) / sizeof(ro_paths[0]); i++) {
 		/* statvfs, not a write: a write to sysrq-trigger would act. */
 		ITEST_RUN(&r, "--", "./probe", "statfs", ro_paths[i]);
 		if (itest_streq(itest_kv(r.out, "statfs"), "ENOENT")) {
-			itest_run_free(&r); /* masked entirely: fine */
+			itest_run_close(&r); /* masked entirely: fine */
 			continue;
 		}
 		cr_expect(itest_streq(itest_kv(r.out, "ro"), "1"), "%s is writable%s", ro_paths[i],
 			  itest_ctx(&r));
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -265,23 +265,23 @@ NSB_ITEST(filesystem, dev_holds_only_the_minimal_nodes)
 			ok |= itest_streq(tok, allowed[i]);
 		cr_expect(ok, "unexpected /dev/%s%s", tok, itest_ctx(&r));
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--", "./probe", "write", "/dev/null");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--", "./probe", "write", "/dev/shm/seg");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--", "./probe", "statfs", "/dev/shm");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "f_type"), TMPFS_MAGIC);
 	cr_expect(kv_ull(&r, "size") > 0 && kv_ull(&r, "size") < 64ULL * 1024 * MiB,
 		  "/dev/shm unbounded%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* A private devpts: a new instance, not the host's. */
 	ITEST_RUN(&r, "--", "./probe", "ls", "/dev/pts");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "entries"), "ptmx");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, host_home_and_secrets_are_invisible)
@@ -294,15 +294,15 @@ NSB_ITEST(filesystem, host_home_and_secrets_are_invisible)
 		ITEST_RUN(&r, "--", "./probe", "stat", hidden[i]);
 		cr_expect(itest_streq(itest_kv(r.out, "stat"), "ENOENT"), "%s is visible%s",
 			  hidden[i], itest_ctx(&r));
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 	/* What programs need to start is there, read-only. */
 	ITEST_RUN(&r, "--", "./probe", "read", "/etc/passwd");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "read"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--", "./probe", "write", "/etc/passwd");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, project_root_is_read_only_and_the_working_directory)
@@ -312,17 +312,17 @@ NSB_ITEST(filesystem, project_root_is_read_only_and_the_working_directory)
 	ITEST_RUN(&r, "--", "./probe", "cwd");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "cwd"), itest_cur.dir);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--", "./probe", "write", "new-file");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_expect(access(itest_path(&itest_cur, "new-file"), F_OK) != 0);
 
 	/* Nothing of the project's parent comes along. */
 	ITEST_RUN(&r, "--", "./probe", "stat", itest_cur.nsbox);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "stat"), "ENOENT");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, chdir_sets_the_working_directory)
@@ -332,7 +332,7 @@ NSB_ITEST(filesystem, chdir_sets_the_working_directory)
 	ITEST_RUN(&r, "--chdir", "/tmp", "--", itest_path(&itest_cur, "probe"), "cwd");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "cwd"), "/tmp");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, project_option_and_no_project_work_from_the_root_directory)
@@ -346,11 +346,11 @@ NSB_ITEST(filesystem, project_option_and_no_project_work_from_the_root_directory
 		  &r);
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "cwd"), itest_cur.dir);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	itest_run(&itest_cur, &o, ITEST_ARGV("--no-project", "--", "/bin/sh", "-c", "exit 5"), &r);
 	ITEST_EXPECT_EXIT(&r, 5);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* Is word one of the comma-separated mount options in opts? */
@@ -384,7 +384,7 @@ NSB_ITEST(filesystem, dev_nodes_are_read_only_binds_that_still_work)
 		cr_expect(opts_have(opts, "ro") && opts_have(opts, "nosuid") &&
 				  opts_have(opts, "noexec") && !opts_have(opts, "nodev"),
 			  "%s is mounted %s%s", nodes[i], opts, itest_ctx(&r));
-		itest_run_free(&r);
+		itest_run_close(&r);
 
 		/* The host's inode: its mode, owner and times stay as they are. */
 		ITEST_RUN(&r, "--", "./probe", "devattrs", nodes[i]);
@@ -399,21 +399,21 @@ NSB_ITEST(filesystem, dev_nodes_are_read_only_binds_that_still_work)
 			ITEST_EXPECT_STR(&r, itest_kv(r.out, "fchmod"), "EROFS");
 			ITEST_EXPECT_STR(&r, itest_kv(r.out, "fchown"), "EROFS");
 		}
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 
 	/* And the devices work as devices. */
 	ITEST_RUN(&r, "--", "./probe", "write", "/dev/null", "gone\n");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--", "./probe", "read", "/dev/zero");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "read"), "ok");
 	cr_expect(kv_ull(&r, "bytes") > 0, "/dev/zero read nothing%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 	ITEST_RUN(&r, "--", "./probe", "read", "/dev/urandom");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "read"), "ok");
 	cr_expect(kv_ull(&r, "bytes") > 0, "/dev/urandom read nothing%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	cr_assert(stat("/dev/null", &after) == 0);
 	cr_expect(eq(u32, after.st_mode, before.st_mode), "the host's /dev/null changed mode");
@@ -493,13 +493,13 @@ NSB_ITEST(filesystem, root_only_proc_files_are_masked)
 		/* No capability: the cover stays. */
 		ITEST_EXPECT_STR(&r, fact(&r, p, "umount"), "EPERM");
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	cr_assert(covered != NULL);
 	ITEST_RUN(&r, "--", "./probe", "mountopts", covered);
 	cr_expect(opts_have(itest_kv(r.out, "opts"), "ro"), "%s is not read-only%s", covered,
 		  itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/*
 	 * Without a filter the payload can make a user namespace of its own
@@ -512,7 +512,7 @@ NSB_ITEST(filesystem, root_only_proc_files_are_masked)
 	for (size_t i = 0; i < N_MASKED; i++)
 		if (host_has[i])
 			ITEST_EXPECT_STR(&r, fact(&r, proc_masked[i], "umount"), "EINVAL");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(filesystem, etc_ssl_holds_certificates_and_no_private_keys)
@@ -524,7 +524,7 @@ NSB_ITEST(filesystem, etc_ssl_holds_certificates_and_no_private_keys)
 	/* Debian's ssl-cert package puts root's keys here (mode 0710 root:ssl-cert). */
 	ITEST_RUN(&r, "--", "./probe", "stat", "/etc/ssl/private");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "stat"), "ENOENT");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--", "./probe", "ls", "/etc/ssl");
 	ITEST_ASSERT_EXIT(&r, 0);
@@ -536,7 +536,7 @@ NSB_ITEST(filesystem, etc_ssl_holds_certificates_and_no_private_keys)
 			ok |= itest_streq(tok, allowed[i]);
 		cr_expect(ok, "unexpected /etc/ssl/%s%s", tok, itest_ctx(&r));
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Python's ssl finds and loads the CA certificates. */
 	ITEST_RUN(&r, "--", "python3", "-c",
@@ -545,5 +545,5 @@ NSB_ITEST(filesystem, etc_ssl_holds_certificates_and_no_private_keys)
 		  "print('ca=%d' % c.cert_store_stats()['x509_ca'])\n");
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(kv_ull(&r, "ca") > 0, "no CA certificate loaded%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

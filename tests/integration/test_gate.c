@@ -171,7 +171,7 @@ NSB_ITEST(gate, each_rule_refuses_with_exit_line_and_record)
 			res = home;
 		cr_log_info("case %zu: %s %s", i, c->argv[0], c->argv[1]);
 		expect_denied(&r, c->rule, c->idx, c->token, res);
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 	/* Nothing the refused commands named was touched. */
 	cr_expect(exists("input/data.txt") && exists("input/a") && exists("link"));
@@ -187,7 +187,7 @@ NSB_ITEST(gate, refused_token_is_escaped_on_stderr)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "denial.token"), "it's;\x1b[31m");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "'it\\x27s;\\x1b[31m' (argument 1)");
 	ITEST_EXPECT_LACKS(&r, r.err, "\x1b");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate, benign_calls_pass_and_really_run)
@@ -201,23 +201,23 @@ NSB_ITEST(gate, benign_calls_pass_and_really_run)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "denied"), "false");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "denial"), "null");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	GATE_RUN(&r, "--ro", "input", "--rw", "out", "--", "cat", "input/data.txt");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "a word here\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	itest_write(&itest_cur, "out/listed", "");
 	GATE_RUN(&r, "--ro", "input", "--rw", "out", "--", "ls", "out");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "listed\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	GATE_RUN(&r, "--ro", "input", "--rw", "out", "--", "grep", "-r", "word", "input");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "input/data.txt:a word here\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* out/b does not exist yet: judged by its longest existing prefix. */
 	cr_assert(false == exists("out/b"));
@@ -227,23 +227,23 @@ NSB_ITEST(gate, benign_calls_pass_and_really_run)
 	cr_expect(b && itest_streq(b, "payload a\n"), "out/b is '%s'%s", b ? b : "(absent)",
 		  itest_ctx(&r));
 	free(b);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Several missing components below an --rw dir, as an --opt=value too. */
 	GATE_RUN(&r, "--rw", "out", "--", "mkdir", "-p", "out/new/deeper/still");
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(exists("out/new/deeper/still"), "%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--rw", "out", "--", "sort", "--output=out/sorted", "input/data.txt");
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(exists("out/sorted"), "%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* A --ro path is a root too; a find -exec of a harmless command passes. */
 	GATE_RUN(&r, "--ro", "input", "--", "find", "input", "-name", "a", "-exec", "cat", "{}",
 		 ";");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "payload a\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- no trace: no file, no process, no cgroup ------------------------ */
@@ -335,7 +335,7 @@ NSB_ITEST(gate, refused_command_leaves_no_file_process_or_cgroup)
 		snprintf(parent, sizeof(parent), "%s", cgpath);
 		*strrchr(parent, '/') = '\0';
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_assert(unlink(itest_path(&itest_cur, "out/marker")) == 0);
 
 	/* Refused for inline code, for a denied name, and through a wrapper. */
@@ -365,7 +365,7 @@ NSB_ITEST(gate, refused_command_leaves_no_file_process_or_cgroup)
 		cr_expect(eq(int, cg_listing(CGROUP_UNIFIED, r.pid), 0));
 		long long ms = atoll(itest_rec(&r, "duration_ms"));
 		cr_expect(ms < 1000, "duration_ms %lld%s", ms, itest_ctx(&r));
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -380,14 +380,14 @@ NSB_ITEST(gate, allow_exec_lifts_only_that_name)
 	GATE_RUN(&r, "--rw", "out", "--allow-exec", "rm", "--", "rm", "out/victim");
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(false == exists("out/victim"), "rm did not run%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* The path jail still holds for rm, and sudo is still denied. */
 	GATE_RUN(&r, "--rw", "out", "--allow-exec", "rm", "--", "rm", "/etc/passwd");
 	expect_denied(&r, "path.outside", 1, "/etc/passwd", "/etc/passwd");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--rw", "out", "--allow-exec", "rm", "--", "env", "sudo", "rm", "x");
 	expect_denied(&r, "exec.denylist", 1, "sudo", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate, deny_exec_adds_a_name)
@@ -397,18 +397,18 @@ NSB_ITEST(gate, deny_exec_adds_a_name)
 	make_project();
 	GATE_RUN(&r, "--deny-exec", "cat", "--", "cat", "input/data.txt");
 	expect_denied(&r, "exec.denylist", 0, "cat", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--deny-exec", "cat", "--", "env", "LC_ALL=C", "cat", "input/data.txt");
 	expect_denied(&r, "exec.denylist", 2, "cat", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* A prefix pattern, and other names untouched. */
 	GATE_RUN(&r, "--deny-exec", "ca*", "--", "cat", "input/data.txt");
 	expect_denied(&r, "exec.denylist", 0, "cat", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--deny-exec", "cat", "--", "head", "input/data.txt");
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "a word here\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate, allow_inline_code_lifts_only_interp_inline)
@@ -419,19 +419,19 @@ NSB_ITEST(gate, allow_inline_code_lifts_only_interp_inline)
 	GATE_RUN(&r, "--allow-inline-code", "--", "python3", "-c", "print(6*7)");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "42\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-inline-code", "--", "python3", "-c", "print('a;b')");
 	expect_denied(&r, "shell.metachar", 2, "print('a;b')", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-inline-code", "--", "bash", "-c", "id", "rm");
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-inline-code", "--", "env", "rm", "x");
 	expect_denied(&r, "exec.denylist", 1, "rm", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-inline-code", "--", "perl", "-e", "1", "/etc/passwd");
 	expect_denied(&r, "path.outside", 3, "/etc/passwd", "/etc/passwd");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate, allow_metachar_lifts_only_shell_metachar)
@@ -442,13 +442,13 @@ NSB_ITEST(gate, allow_metachar_lifts_only_shell_metachar)
 	GATE_RUN(&r, "--allow-metachar", "--", "echo", "a;b", "x|y", "$(id)");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "a;b x|y $(id)\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-metachar", "--", "bash", "-c", "id");
 	expect_denied(&r, "interp.inline", 1, "-c", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-metachar", "--", "cat", "/etc/passwd");
 	expect_denied(&r, "path.outside", 1, "/etc/passwd", "/etc/passwd");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate, allow_path_lifts_the_jail_for_that_dir_only)
@@ -459,24 +459,24 @@ NSB_ITEST(gate, allow_path_lifts_the_jail_for_that_dir_only)
 	GATE_RUN(&r, "--allow-path", "/etc", "--", "cat", "/etc/passwd");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "root:x:0:0:");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* The project's link to /etc/passwd now lands in an allowed root. */
 	GATE_RUN(&r, "--allow-path", "/etc", "--", "cat", "link");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "root:x:0:0:");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-path", "/etc", "--", "cat", "/var/log/../../etc/passwd", "/var/log");
 	expect_denied(&r, "path.outside", 2, "/var/log", "/var/log");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--allow-path", "/etc", "--", "python3", "-c", "1");
 	expect_denied(&r, "interp.inline", 1, "-c", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* A directory that does not exist is an error, not a silent no-op. */
 	GATE_RUN(&r, "--allow-path", "/nsbox-itest-absent", "--", "true");
 	ITEST_EXPECT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--allow-path '/nsbox-itest-absent'");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- --check ---------------------------------------------------------- */
@@ -638,19 +638,19 @@ NSB_ITEST(gate, check_describes_an_allowed_call_and_runs_nothing)
 	if (watching)
 		cr_expect(eq(int, cg_watch_count(&w, r.pid), 0), "--check made a cgroup");
 	cr_expect(eq(int, itest_find_procs(itest_cur.top, NULL, 0), 0));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* python3 resolves, through its symlink, in the sandbox's view. */
 	GATE_RUN(&r, "--rw", "out", "--check", "--", "python3", "script.py");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, jget(r.out, "command.realpath"), "/usr/bin/python3");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Not found inside: still a plan, with found false. */
 	GATE_RUN(&r, "--rw", "out", "--check", "--", "nsbox-no-such-command");
 	ITEST_EXPECT_STR(&r, jget(r.out, "command.found"), "false");
 	ITEST_EXPECT_STR(&r, jget(r.out, "command.realpath"), "null");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate, check_describes_a_refused_call_and_runs_nothing)
@@ -677,14 +677,14 @@ NSB_ITEST(gate, check_describes_a_refused_call_and_runs_nothing)
 	if (watching)
 		cr_expect(eq(int, cg_watch_count(&w, r.pid), 0), "--check made a cgroup");
 	cr_expect(eq(int, itest_find_procs(itest_cur.top, NULL, 0), 0));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* A path refusal carries the resolved host path. */
 	GATE_RUN(&r, "--rw", "out", "--check", "--", "cat", "link");
 	ITEST_ASSERT_EXIT(&r, 123);
 	ITEST_EXPECT_STR(&r, jget(r.out, "gate.rule"), "path.symlink_escape");
 	ITEST_EXPECT_STR(&r, jget(r.out, "gate.resolved"), "/etc/passwd");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- --policy FILE and --print-policy --------------------------------- */
@@ -712,43 +712,43 @@ NSB_ITEST(policy, file_directives_apply_and_flags_override)
 
 	GATE_RUN(&r, "--policy", "p.conf", "--", "cat", "input/data.txt");
 	expect_denied(&r, "exec.denylist", 0, "cat", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	itest_write(&itest_cur, "out/victim", "x");
 	GATE_RUN(&r, "--policy", "p.conf", "--rw", "out", "--", "rm", "out/victim");
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(false == exists("out/victim"), "rm did not run%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--policy", "p.conf", "--", "python3", "-c", "print('x;y')");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "x;y\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* allow-path relaxes the jail only: the dir is still not visible. */
 	snprintf(tok, sizeof(tok), "%s/f", extra);
 	GATE_RUN(&r, "--policy", "p.conf", "--", "ls", tok);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
 	ITEST_EXPECT_NE_STR(&r, itest_rec(&r, "exit_code"), "0");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* Without the file the same calls are refused. */
 	GATE_RUN(&r, "--", "ls", tok);
 	expect_denied(&r, "path.outside", 1, tok, tok);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* Rules the file did not touch still hold. */
 	GATE_RUN(&r, "--policy", "p.conf", "--", "env", "sudo", "id");
 	expect_denied(&r, "exec.denylist", 1, "sudo", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--policy", "p.conf", "--", "head", "/etc/passwd");
 	expect_denied(&r, "path.outside", 1, "/etc/passwd", "/etc/passwd");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* The command line has the last word: --allow-exec lifts the file's
 	 * deny-exec, --deny-exec adds to it. */
 	GATE_RUN(&r, "--policy", "p.conf", "--allow-exec", "cat", "--", "cat", "input/data.txt");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "a word here\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	GATE_RUN(&r, "--policy", "p.conf", "--deny-exec", "head", "--", "head", "input/a");
 	expect_denied(&r, "exec.denylist", 0, "head", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* --check names the file as the policy's source. */
 	GATE_RUN(&r, "--policy", "p.conf", "--check", "--", "head", "input/a");
@@ -759,7 +759,7 @@ NSB_ITEST(policy, file_directives_apply_and_flags_override)
 	cr_expect(has_string(jget(r.out, "gate.policy.deny_exec"), "cat"));
 	cr_expect(has_string(jget(r.out, "gate.policy.allow_exec"), "rm"));
 	cr_expect(has_string(jget(r.out, "gate.policy.allow_path"), extra));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 struct policy_error {
@@ -840,11 +840,11 @@ NSB_ITEST(policy, every_file_error_is_reported_with_its_place)
 		expect_policy_error(&r, c->message, c->hint);
 		cr_expect(false == exists("out/marker"), "ran despite a bad policy%s",
 			  itest_ctx(&r));
-		itest_run_free(&r);
+		itest_run_close(&r);
 		/* --check stops at the same place. */
 		GATE_RUN(&r, "--policy", "p.conf", "--check", "--", "true");
 		expect_policy_error(&r, c->message, c->hint);
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -864,14 +864,14 @@ NSB_ITEST(policy, size_limits_and_missing_file)
 	itest_write(&itest_cur, "p.conf", text);
 	GATE_RUN(&r, "--policy", "p.conf", "--", "true");
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	memset(text, '#', 4201);
 	text[4201] = '\n';
 	text[4202] = '\0';
 	itest_write(&itest_cur, "p.conf", text);
 	GATE_RUN(&r, "--policy", "p.conf", "--", "true");
 	expect_policy_error(&r, "p.conf:1:4201: line is longer than 4200 bytes", NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Comment lines of 100 bytes, past 256 KiB: the byte after the limit
 	 * is on line 2622, column 45. */
@@ -883,14 +883,14 @@ NSB_ITEST(policy, size_limits_and_missing_file)
 	snprintf(msg, sizeof(msg), "p.conf:%u:%u: policy is larger than %u bytes",
 		 262144u / 100 + 1, 262144u % 100 + 1, 262144u);
 	expect_policy_error(&r, msg, NULL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* Exactly 256 KiB is accepted. */
 	text[262144] = '\0';
 	text[262143] = '\n';
 	itest_write(&itest_cur, "p.conf", text);
 	GATE_RUN(&r, "--policy", "p.conf", "--", "true");
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 	free(text);
 
 	GATE_RUN(&r, "--policy", "no-such.conf", "--", "true");
@@ -899,14 +899,14 @@ NSB_ITEST(policy, size_limits_and_missing_file)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "policy");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.errno_name"), "ENOENT");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* A directory is not a policy. */
 	GATE_RUN(&r, "--policy", "input", "--", "true");
 	ITEST_ASSERT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "'input'");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 static char *print_policy(const char *const *argv, struct itest_run *r)
@@ -940,8 +940,8 @@ NSB_ITEST(policy, print_policy_round_trips_and_reflects_flags)
 	itest_write(&itest_cur, "p.conf", def);
 	char *again = print_policy(ITEST_ARGV("--policy", "p.conf", "--print-policy"), &r2);
 	ITEST_EXPECT_STR(&r2, again, def);
-	itest_run_free(&r2);
-	itest_run_free(&r1);
+	itest_run_close(&r2);
+	itest_run_close(&r1);
 
 	/* With additions: they show, and the output round-trips too. */
 	snprintf(extra, sizeof(extra), "%s", itest_cur.top);
@@ -958,12 +958,12 @@ NSB_ITEST(policy, print_policy_round_trips_and_reflects_flags)
 	itest_write(&itest_cur, "p2.conf", added);
 	again = print_policy(ITEST_ARGV("--policy", "p2.conf", "--print-policy"), &r2);
 	ITEST_EXPECT_STR(&r2, again, added);
-	itest_run_free(&r2);
+	itest_run_close(&r2);
 	/* The file and the flags give the same gate: rm runs, curl does not. */
 	GATE_RUN(&r2, "--policy", "p2.conf", "--", "curl", "--version");
 	expect_denied(&r2, "exec.denylist", 0, "curl", NULL);
-	itest_run_free(&r2);
-	itest_run_free(&r1);
+	itest_run_close(&r2);
+	itest_run_close(&r1);
 
 	/* A bad policy stops --print-policy the same way as a run. */
 	itest_write(&itest_cur, "bad.conf", "deny-exec\n");
@@ -971,7 +971,7 @@ NSB_ITEST(policy, print_policy_round_trips_and_reflects_flags)
 	itest_run(&itest_cur, &rec, ITEST_ARGV("--policy", "bad.conf", "--print-policy"), &r1);
 	expect_policy_error(&r1, "bad.conf:1:10: 'deny-exec' needs a NAME",
 			    "for example: deny-exec curl");
-	itest_run_free(&r1);
+	itest_run_close(&r1);
 }
 
 /* ---- everyday runs with the gate as users get it ---------------------- */
@@ -1004,7 +1004,7 @@ NSB_ITEST(gate_as_users_get_it, python_script_reads_input_and_writes_out)
 	ITEST_EXPECT_STR(&r, r.out, "processed 3 words\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "denial"), "null");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	char *result = itest_slurp(itest_path(&itest_cur, "out/result.txt"));
 	cr_expect(result && itest_streq(result, "THREE SMALL WORDS"), "out/result.txt: '%s'",
 		  result ? result : "(absent)");
@@ -1022,18 +1022,18 @@ NSB_ITEST(gate_as_users_get_it, ro_refuses_writes_and_rw_writes_land_on_the_host
 	GATE_RUN(&r, "--ro", "input", "--", "./probe", "read", "input/data.txt");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "data"), "hello");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	GATE_RUN(&r, "--ro", "input", "--", "./probe", "write", "input/new.txt");
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	cr_expect(exists("input/new.txt") == false, "input/new.txt was created");
 
 	GATE_RUN(&r, "--rw", "out", "--", "./probe", "write", "out/result.txt", "from-inside");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	char *data = itest_slurp(itest_path(&itest_cur, "out/result.txt"));
 	cr_expect(data && itest_streq(data, "from-inside"), "host file holds '%s'",
 		  data ? data : "(absent)");
@@ -1051,13 +1051,13 @@ NSB_ITEST(gate_as_users_get_it, exit_status_and_signal_pass_through)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "exit_code"), "42");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "denied"), "false");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.no_new_privs"), "true");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	GATE_RUN(&r, "--", "./probe", "kill", "15");
 	ITEST_EXPECT_EXIT(&r, 128 + 15);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "signaled");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), "15");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* test_limits: the timeout stops a sleeper. */
@@ -1069,7 +1069,7 @@ NSB_ITEST(gate_as_users_get_it, timeout_stops_a_sleeper)
 	ITEST_EXPECT_EXIT(&r, 124);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "timed_out");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "timed_out"), "true");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* test_programs: a shell script with pipelines (the syntax is in the file, not argv). */
@@ -1085,5 +1085,5 @@ NSB_ITEST(gate_as_users_get_it, sh_script_with_pipes_runs)
 	GATE_RUN(&r, "--", "sh", "pipes.sh");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "pear=2\napple=1\n5050\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

@@ -26,7 +26,7 @@ NSB_ITEST(identity, uid_and_gid_map_to_the_caller_only)
 	snprintf(map, sizeof(map), "%u %u 1", itest_cur.gid, itest_cur.gid);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "gid_map"), map);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "setgroups"), "deny");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--", "./probe", "status");
 	ITEST_ASSERT_EXIT(&r, 0);
@@ -38,7 +38,7 @@ NSB_ITEST(identity, uid_and_gid_map_to_the_caller_only)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "egid"), id);
 	/* No supplementary groups survive into the sandbox. */
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Groups"), "");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(identity, payload_and_init_hold_no_capability_and_no_new_privs)
@@ -57,7 +57,7 @@ NSB_ITEST(identity, payload_and_init_hold_no_capability_and_no_new_privs)
 	}
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.NoNewPrivs"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.NoNewPrivs"), "1");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(identity, privileged_operations_fail_inside)
@@ -71,7 +71,7 @@ NSB_ITEST(identity, privileged_operations_fail_inside)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "unshare_mnt"), "EPERM");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "chroot"), "EPERM");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "raw_socket"), "EPERM");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(identity, pid1_is_init_and_only_sandbox_processes_are_visible)
@@ -84,7 +84,7 @@ NSB_ITEST(identity, pid1_is_init_and_only_sandbox_processes_are_visible)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid"), "2");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ppid"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.PPid"), "0");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* /proc is the new namespace's: init and the probe, nothing of the host. */
 	ITEST_RUN(&r, "--", "./probe", "pids");
@@ -92,7 +92,7 @@ NSB_ITEST(identity, pid1_is_init_and_only_sandbox_processes_are_visible)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pids"), "1 2");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "comm.2"), "probe");
 	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "comm.1"), "probe");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(identity, payload_leads_a_new_session_without_controlling_tty)
@@ -106,7 +106,7 @@ NSB_ITEST(identity, payload_leads_a_new_session_without_controlling_tty)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "session_leader"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "tty"), "ENXIO");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(identity, hostname_defaults_to_nsbox_and_follows_the_option)
@@ -118,12 +118,12 @@ NSB_ITEST(identity, hostname_defaults_to_nsbox_and_follows_the_option)
 	ITEST_RUN(&r, "--", "./probe", "hostname");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "hostname"), "nsbox");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--hostname", "build-42", "--", "./probe", "hostname");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "hostname"), "build-42");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* The host's own name is untouched (a separate UTS namespace). */
 	cr_assert(uname(&after) == 0);

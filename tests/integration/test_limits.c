@@ -58,7 +58,7 @@ NSB_ITEST(limits, memory_rlimit_stops_a_memory_bomb)
 	ITEST_RUN(&r, "--memory", "64M", "--allow-exec", "dd", "--", "dd", "if=/dev/zero",
 		  "of=/dev/null", "bs=32M", "count=1");
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Over it: dd cannot even allocate its 200 MiB buffer. */
 	ITEST_RUN(&r, "--memory", "64M", "--allow-exec", "dd", "--", "dd", "if=/dev/zero",
@@ -72,7 +72,7 @@ NSB_ITEST(limits, memory_rlimit_stops_a_memory_bomb)
 	cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 1), "warning lines%s",
 		  itest_ctx(&r));
 	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox: warning: --memory enforced by RLIMIT_AS");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- pids: RLIMIT_NPROC, unprivileged only ---- */
@@ -170,13 +170,13 @@ Test(limits, pids_rlimit_contains_a_fork_bomb_and_counts_only_the_sandbox, .time
 	cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 1), "warning lines%s",
 		  itest_ctx(&r));
 	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox: warning: --pids enforced by RLIMIT_NPROC");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Exactly 30 fit although the user has 40 processes outside. */
 	ITEST_RUN(&r, "--pids", "32", "--", "./probe", "fork", "30");
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "forked"), "30");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* The caller's other processes were not touched. */
 	for (int i = 0; i < n_outside; i++)
@@ -197,7 +197,7 @@ Test(limits, pids_as_root_without_cgroup_is_refused, .timeout = 60, .fini = ites
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "setup_error.message"), "RLIMIT_NPROC");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--pids cannot be enforced for uid 0");
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- the default pids limit (no --pids) ---- */
@@ -240,7 +240,7 @@ NSB_ITEST(limits, default_pids_without_flags)
 				      "RLIMIT_NPROC");
 		ITEST_EXPECT_NE_STR(&r, max_processes(r.out), "4096");
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	if (!as_user)
 		return;
@@ -250,7 +250,7 @@ NSB_ITEST(limits, default_pids_without_flags)
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "forked"), "4094");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "fork_error"), "EAGAIN");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, pids_unlimited_lifts_the_default)
@@ -266,7 +266,7 @@ NSB_ITEST(limits, pids_unlimited_lifts_the_default)
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.limits.pids.reason"), "--pids unlimited");
 	cr_expect(eq(int, count_lines(r.err, "nsbox: warning:"), 0), "warning lines%s",
 		  itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* As a user only: root without a cgroup is refused (tested above). */
@@ -281,7 +281,7 @@ Test(limits, asked_pids_is_not_marked_default, .timeout = 60, .fini = itest_proj
 	ITEST_EXPECT_STR(&r, max_processes(r.out), "64");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.max"), "64");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.pids.default"), "false");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- a --rw directory that root inside cannot write ---- */
@@ -334,7 +334,7 @@ NSB_ITEST(limits, rw_dir_root_cannot_write_is_warned_about)
 		ITEST_EXPECT_CONTAINS(&r, w, want);
 		ITEST_EXPECT_CONTAINS(&r, w, "fails with EACCES");
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Root's own 0755 directory and anyone's 0777 one: writable by root
 	 * inside, no warning (a user is never warned). */
@@ -343,12 +343,12 @@ NSB_ITEST(limits, rw_dir_root_cannot_write_is_warned_about)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
 	ITEST_EXPECT_LACKS(&r, r.err, "warning");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "warnings"), "(missing)");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	if (!as_user) {
 		ITEST_RUN(&r, "--rw", "mine", "--", "./probe", "write", "mine/x");
 		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "ok");
 		ITEST_EXPECT_LACKS(&r, r.err, "warning");
-		itest_run_free(&r);
+		itest_run_close(&r);
 
 		/* Root's own directory whose mode denies writing: the bits
 		 * decide for root as for anyone. */
@@ -359,7 +359,7 @@ NSB_ITEST(limits, rw_dir_root_cannot_write_is_warned_about)
 		ITEST_EXPECT_CONTAINS(&r, r.err, "mode 0555");
 		ITEST_EXPECT_CONTAINS(&r, r.err, "chmod u+w");
 		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "warnings"), "rw_not_writable");
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -377,7 +377,7 @@ NSB_ITEST(limits, cpus_without_cgroup_is_refused_with_the_reason)
 	ITEST_EXPECT_CONTAINS(&r, r.err, "no rlimit for CPU bandwidth");
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "reason"), "--cpus");
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, require_cgroup_turns_the_fallback_into_a_failure)
@@ -394,7 +394,7 @@ NSB_ITEST(limits, require_cgroup_turns_the_fallback_into_a_failure)
 	/* No fallback was taken, so none is announced. */
 	ITEST_EXPECT_LACKS(&r, r.err, "warning");
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- timeout ---- */
@@ -416,7 +416,7 @@ NSB_ITEST(limits, timeout_stops_a_sleeper)
 	long long d = rec_ll(&r, "duration_ms");
 	cr_expect(d >= 1000 && d < 1600, "duration_ms %lld not close to 1000%s", d, itest_ctx(&r));
 	cr_expect(wall < 2000, "nsbox took %lld ms", wall);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, a_payload_ignoring_sigterm_is_killed_after_the_grace)
@@ -434,7 +434,7 @@ NSB_ITEST(limits, a_payload_ignoring_sigterm_is_killed_after_the_grace)
 	long long d = rec_ll(&r, "duration_ms");
 	cr_expect(d >= 1500 && d < 2100, "duration_ms %lld, expected 1500-2100%s", d,
 		  itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, nothing_survives_a_timeout)
@@ -479,7 +479,7 @@ NSB_ITEST(limits, nothing_survives_a_timeout)
 	b2 = s ? atol(s) : -1;
 	free(s);
 	cr_expect(eq(long, b1, b2), "the daemon is still beating");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- output ---- */
@@ -508,7 +508,7 @@ NSB_ITEST(limits, max_output_truncates_each_stream_with_a_marker)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stderr_truncated"), "true");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "truncated"), "true");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.output.max_bytes"), "1024");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* Under the limit: passed unchanged, no marker, nothing flagged. */
 	ITEST_RUN(&r, "--max-output", "1k", "--", "bash", "-c", "printf out; printf err >&2");
@@ -518,7 +518,7 @@ NSB_ITEST(limits, max_output_truncates_each_stream_with_a_marker)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_bytes"), "3");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "truncated"), "false");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_truncated"), "false");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, a_flood_past_max_output_never_blocks_the_payload)
@@ -536,7 +536,7 @@ NSB_ITEST(limits, a_flood_past_max_output_never_blocks_the_payload)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_truncated"), "true");
 	cr_expect(eq(sz, r.out_len, 1024 + sizeof(marker) - 1), "bytes passed to the caller%s",
 		  itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, capture_puts_both_streams_in_the_record)
@@ -562,7 +562,7 @@ NSB_ITEST(limits, capture_puts_both_streams_in_the_record)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_bytes"), "6");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stderr_bytes"), "9");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.output.capture"), "true");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(limits, capture_is_bounded_to_1mib_by_default)
@@ -582,7 +582,7 @@ NSB_ITEST(limits, capture_is_bounded_to_1mib_by_default)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_truncated"), "true");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.output.max_bytes"), "1048576");
 	free(val);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 Test(limits, capture_refuses_more_than_64m, .timeout = 30, .fini = itest_project_fini)
@@ -595,12 +595,12 @@ Test(limits, capture_refuses_more_than_64m, .timeout = 30, .fini = itest_project
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--max-output '65M'");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--capture");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* 64M itself is allowed. */
 	ITEST_RUN(&r, "--capture", "--max-output", "64M", "--", "true");
 	ITEST_EXPECT_EXIT(&r, 0);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- /tmp and /dev/shm ---- */
@@ -616,14 +616,14 @@ NSB_ITEST(limits, tmp_size_bounds_tmp_and_dev_shm)
 		ITEST_EXPECT_STR(&r, itest_kv(r.out, "size"), "8388608");
 		ITEST_EXPECT_STR(&r, itest_kv(r.out, "f_type"), "0x1021994"); /* tmpfs */
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.limits.tmp.bytes"), "8388608");
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 	/* And the kernel enforces it: 9 MiB do not fit. */
 	ITEST_RUN(&r, "--tmp-size", "8M", "--allow-exec", "dd", "--", "dd", "if=/dev/zero",
 		  "of=/tmp/big", "bs=1M", "count=9");
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_CONTAINS(&r, r.err, "No space left on device");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- validation ---- */
@@ -660,5 +660,5 @@ ParameterizedTest(struct bad_value *b, limits, bad_values_are_usage_errors, .tim
 	ITEST_EXPECT_CONTAINS(&r, r.err, named);
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "reason"), b->val);
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

@@ -37,7 +37,7 @@ NSB_ITEST(network, only_loopback_exists_and_it_is_up)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ifaces"), "lo");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "iface.lo"), "up");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(network, host_loopback_is_unreachable_without_share_net)
@@ -50,7 +50,7 @@ NSB_ITEST(network, host_loopback_is_unreachable_without_share_net)
 	/* The sandbox's lo is its own: nobody listens there. */
 	ITEST_EXPECT_EXIT(&r, 1);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "connect"), "ECONNREFUSED");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	close(fd);
 }
 
@@ -75,11 +75,11 @@ NSB_ITEST(network, share_net_keeps_host_interfaces_and_loopback)
 			  "host interface '%s' missing inside%s", line, itest_ctx(&r));
 	}
 	free(host_dev);
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	ITEST_RUN(&r, "--share-net", "--", "./probe", "connect", "127.0.0.1", port);
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "connect"), "ok");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	close(fd);
 }

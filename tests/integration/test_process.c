@@ -35,7 +35,7 @@ NSB_ITEST(process, environment_is_cleared_to_the_fixed_set)
 			  !strncmp(line, "LANG=", 5);
 		cr_expect(ok, "unexpected variable inside: %s", line);
 	}
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(process, env_option_sets_or_copies_a_variable)
@@ -48,7 +48,7 @@ NSB_ITEST(process, env_option_sets_or_copies_a_variable)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "GREETING"), "hi there");
 	/* NAME alone copies the caller's value. */
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "NSBOX_ITEST_SECRET"), "leaked-from-host");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(process, no_fd_above_2_is_inherited)
@@ -60,7 +60,7 @@ NSB_ITEST(process, no_fd_above_2_is_inherited)
 	itest_run(&itest_cur, &o, ITEST_ARGV("--", "./probe", "fds"), &r);
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "fds"), "0 1 2");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(process, exit_status_passes_through)
@@ -73,7 +73,7 @@ NSB_ITEST(process, exit_status_passes_through)
 		ITEST_EXPECT_EXIT(&r, atoi(codes[i]));
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "exit_code"), codes[i]);
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -93,7 +93,7 @@ NSB_ITEST(process, death_by_signal_becomes_128_plus_n)
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "signaled");
 		snprintf(want, sizeof(want), "%d", sigs[i]);
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), want);
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -121,7 +121,7 @@ NSB_ITEST(process, background_children_die_with_the_payload)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "spawn"), "ok");
 	cr_expect(not(r.pipes_held), "a survivor kept nsbox's output open%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* The daemon did run ... */
 	b1 = beat(hb);
@@ -178,5 +178,5 @@ NSB_ITEST(process, supervisor_sigkill_kills_the_whole_sandbox)
 	n = itest_find_procs(itest_cur.top, found, 16);
 	for (int i = 0; i < n && i < 16; i++)
 		kill(found[i], SIGKILL);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

@@ -94,7 +94,7 @@ static void python_runs(const char *profile)
 	itest_write(&itest_cur, "stdlib.py", python_script);
 	run_under(&r, NULL, profile, ITEST_ARGV("--", "python3", "stdlib.py"));
 	expect_output(&r, profile, python_expected);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(programs_default, python3_stdlib_works)
@@ -132,7 +132,7 @@ static void gcc_builds_and_runs(const char *profile)
 		  ITEST_ARGV("--rw", "work", "--", "sh", "-c",
 			     "gcc -O2 -Wall -o work/sum work/sum.c && ./work/sum 100"));
 	expect_output(&r, profile, "sum=5050\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* The binary landed on the host, owned by the caller. */
 	cr_expect(stat(itest_path(&itest_cur, "work/sum"), &st) == 0 && (st.st_mode & S_IXUSR),
 		  "work/sum missing on the host: %s", strerror(errno));
@@ -170,7 +170,7 @@ static void make_builds(const char *profile)
 	run_under(&r, NULL, profile,
 		  ITEST_ARGV("--rw", "work", "--", "make", "-s", "-C", "work", "show"));
 	expect_output(&r, profile, "ALPHA\nBETA\n2\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	host = itest_slurp(itest_path(&itest_cur, "work/upper.txt"));
 	cr_expect(host && itest_streq(host, "ALPHA\nBETA\n"), "upper.txt on the host: %s",
 		  host ? host : strerror(errno));
@@ -181,7 +181,7 @@ static void make_builds(const char *profile)
 		  ITEST_ARGV("--rw", "work", "--", "make", "-C", "work", "--no-print-directory",
 			     "all"));
 	expect_output(&r, profile, "make: Nothing to be done for 'all'.\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(programs_default, make_builds_in_a_rw_dir)
@@ -226,7 +226,7 @@ static void git_commits(const char *profile)
 		      "first <sandbox@example.invalid>\n"
 		      "2\n"
 		      "one\ntwo\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 	/* The repository is real on the host. */
 	head = itest_slurp(itest_path(&itest_cur, "repo/.git/HEAD"));
 	cr_expect(head && itest_streq(head, "ref: refs/heads/main\n"), "repo/.git/HEAD: %s",
@@ -275,7 +275,7 @@ static void shell_pipes(const char *profile)
 		      "status=0\n"
 		      "pipe_status=0\n"
 		      "here-doc\n");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(programs_default, sh_scripts_with_pipes_work)

@@ -55,7 +55,7 @@ NSB_ITEST(record, exited_run_has_code_and_enforcement)
 		  "violations is not an array%s", itest_ctx(&r));
 	cr_expect(itest_json_get(r.record, "resources", NULL, 0) == ITEST_JSON_OBJECT,
 		  "resources is not an object%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(record, share_net_is_reflected_in_the_record)
@@ -67,7 +67,7 @@ NSB_ITEST(record, share_net_is_reflected_in_the_record)
 	ITEST_EXPECT_LACKS(&r, itest_rec(&r, "enforced.namespaces"), "\"net\"");
 	ITEST_EXPECT_NE_STR(&r, itest_rec(&r, "enforced.network"), "none");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.hostname"), "rec-host");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(record, signaled_run_names_the_signal)
@@ -79,7 +79,7 @@ NSB_ITEST(record, signaled_run_names_the_signal)
 	expect_one_record(&r);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "signaled");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), "9");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(record, command_not_found_is_127_and_names_the_outside_path)
@@ -95,7 +95,7 @@ NSB_ITEST(record, command_not_found_is_127_and_names_the_outside_path)
 	expect_one_record(&r);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exec_failed");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox-itest-no-such-command");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* On the host, outside the sandbox's view: the message says where and
 	 * which --ro would expose it. */
@@ -113,7 +113,7 @@ NSB_ITEST(record, command_not_found_is_127_and_names_the_outside_path)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exec_failed");
 	ITEST_EXPECT_CONTAINS(&r, r.err, tool);
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--ro");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* A bare name found in the caller's PATH, not in the sandbox's. */
 	snprintf(path_env, sizeof(path_env), "PATH=%s:/usr/bin:/bin", bindir);
@@ -121,7 +121,7 @@ NSB_ITEST(record, command_not_found_is_127_and_names_the_outside_path)
 	ITEST_ASSERT_EXIT(&r, 127);
 	ITEST_EXPECT_CONTAINS(&r, r.err, tool);
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--ro");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(record, found_but_not_executable_is_126)
@@ -134,14 +134,14 @@ NSB_ITEST(record, found_but_not_executable_is_126)
 	expect_one_record(&r);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exec_failed");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "script.sh");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* A directory is found but cannot be executed either. */
 	itest_mkdir(&itest_cur, "adir");
 	ITEST_RUN(&r, "--", "./adir");
 	ITEST_EXPECT_EXIT(&r, 126);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exec_failed");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(record, setup_failure_reports_stage_and_errno)
@@ -162,7 +162,7 @@ NSB_ITEST(record, setup_failure_reports_stage_and_errno)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.errno_name"), "ENOENT");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox: ");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "/nsbox-itest-missing-dir");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(record, usage_error_is_recorded_once_the_fd_is_known)
@@ -175,7 +175,7 @@ NSB_ITEST(record, usage_error_is_recorded_once_the_fd_is_known)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "exit_code"), "null");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "--nsbox-itest-bogus");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* Test the harness's JSON reader itself, so the checks above mean something. */

@@ -27,7 +27,7 @@ Test(run, seccomp_export_to_an_unwritable_place_is_a_setup_failure, .timeout = 6
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "setup_error.message"), "--seccomp-export");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox: --seccomp-export '/nonexistent-nsbox-dir/f.bpf'");
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* The line of text that starts with prefix, up to its end (static storage). */
@@ -53,7 +53,7 @@ Test(run, pids_fallback_warning_names_the_pids_reason, .timeout = 60, .fini = it
 	ITEST_EXPECT_EXIT(&r, 0);
 	/* Decided from the host: only where the cgroup could not be had. */
 	if (!itest_streq(itest_rec(&r, "enforced.limits.pids.via"), "rlimit")) {
-		itest_run_free(&r);
+		itest_run_close(&r);
 		cr_skip_test("this host gives --pids a cgroup");
 	}
 	w = line_of(r.err, "nsbox: warning: --pids enforced by RLIMIT_NPROC");
@@ -63,5 +63,5 @@ Test(run, pids_fallback_warning_names_the_pids_reason, .timeout = 60, .fini = it
 	bool as_memorys = strstr(w, "--memory needs it") != NULL;
 	bool fair = !names_memory || as_memorys;
 	cr_expect(fair, "%s", w);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }

@@ -88,7 +88,7 @@ NSB_ITEST(stdio, binary_file_stdin_and_stdout_pass_byte_exact_through_pipes)
 	/* stderr stayed the harness's pipe: nothing to interpose. */
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stderr"), "inherited");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.pty"), "false");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stdio, big_stdin_from_a_file_passes_intact)
@@ -101,7 +101,7 @@ NSB_ITEST(stdio, big_stdin_from_a_file_passes_intact)
 	ITEST_ASSERT_EXIT(&r, 0);
 	cr_expect(eq(i64, file_size("copy.bin"), 64 << 20));
 	cr_expect(same_content("big.bin", "copy.bin"), "64 MiB copy differs%s", itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stdio, payload_that_never_reads_stdin_does_not_hang)
@@ -117,7 +117,7 @@ NSB_ITEST(stdio, payload_that_never_reads_stdin_does_not_hang)
 	ITEST_EXPECT_STR(&r, r.out, "done\n");
 	cr_expect(itest_now_ms() - t0 < 10000, "took %lld ms%s", itest_now_ms() - t0,
 		  itest_ctx(&r));
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stdio, stderr_file_gets_the_payloads_errors)
@@ -134,7 +134,7 @@ NSB_ITEST(stdio, stderr_file_gets_the_payloads_errors)
 	ITEST_EXPECT_STR(&r, log, "oops\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stderr"), "pipe");
 	free(log);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stdio, directory_as_stdin_is_a_usage_error)
@@ -148,7 +148,7 @@ NSB_ITEST(stdio, directory_as_stdin_is_a_usage_error)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.errno_name"), "EISDIR");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "fd 0 (stdin) is a directory");
 	ITEST_EXPECT_CONTAINS(&r, r.err, "hint: give the command a file or a pipe as stdin");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stdio, pipes_are_inherited_and_dev_null_is_the_sandboxs_own)
@@ -162,7 +162,7 @@ NSB_ITEST(stdio, pipes_are_inherited_and_dev_null_is_the_sandboxs_own)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdin"), "reopened");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdout"), "inherited");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stderr"), "inherited");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stdio, closed_stdin_stays_closed_and_no_pipe_takes_its_place)
@@ -177,7 +177,7 @@ NSB_ITEST(stdio, closed_stdin_stays_closed_and_no_pipe_takes_its_place)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "closed\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdin"), "closed");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* ---- the terminal ---- */
@@ -226,7 +226,7 @@ NSB_ITEST(terminal, pty_is_the_payloads_own_terminal_with_the_callers_size)
 	ITEST_EXPECT_CONTAINS(&r, r.out, "in-tty\r\nout-tty\r\nerr-tty\r\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.pty"), "true");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdin"), "pty");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, no_pty_unless_stdin_and_stdout_are_terminals_or_asked)
@@ -241,13 +241,13 @@ NSB_ITEST(terminal, no_pty_unless_stdin_and_stdout_are_terminals_or_asked)
 	ITEST_EXPECT_STR(&r, r.out, "tty\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.pty"), "false");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.stdin"), "inherited");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	/* --no-pty after --pty: the last one wins. */
 	itest_run(&itest_cur, &o, ITEST_ARGV("--pty", "--no-pty", "--", "true"), &r);
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.pty"), "false");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, pty_without_a_terminal_relays_stdin_and_output)
@@ -263,7 +263,7 @@ NSB_ITEST(terminal, pty_without_a_terminal_relays_stdin_and_output)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "line one\r\nline two\r\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.stdio.pty"), "true");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, interactive_shell_reads_a_typed_line_and_answers)
@@ -281,7 +281,7 @@ NSB_ITEST(terminal, interactive_shell_reads_a_typed_line_and_answers)
 	ITEST_EXPECT_EXIT(&r, 3);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "answer-42\r\n");
 	expect_same_termios(&r, &before);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, callers_modes_are_restored_after_a_timeout)
@@ -299,7 +299,7 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_timeout)
 	itest_wait(&r);
 	ITEST_EXPECT_EXIT(&r, 124);
 	expect_same_termios(&r, &before);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, callers_modes_are_restored_after_a_signal_to_nsbox)
@@ -322,7 +322,7 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_signal_to_nsbox)
 		snprintf(want, sizeof(want), "%d", sigs[i]);
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), want);
 		expect_same_termios(&r, &before);
-		itest_run_free(&r);
+		itest_run_close(&r);
 	}
 }
 
@@ -337,7 +337,7 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_setup_failure)
 	itest_wait(&r);
 	ITEST_EXPECT_EXIT(&r, 127);
 	expect_same_termios(&r, &before);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* State letter and parent of a host process ('?' when it is gone). */
@@ -402,7 +402,7 @@ NSB_ITEST(terminal, sigtstp_restores_the_terminal_and_sigcont_makes_it_raw_again
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "got-hi\r\n");
 	expect_same_termios(&r, &before);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, window_size_change_reaches_the_payload)
@@ -429,7 +429,7 @@ NSB_ITEST(terminal, window_size_change_reaches_the_payload)
 	cr_assert(size != NULL, "no size written%s", itest_ctx(&r));
 	ITEST_EXPECT_STR(&r, size, "50 120\n");
 	free(size);
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, capture_with_a_pty_keeps_the_terminals_output_as_stdout)
@@ -445,14 +445,14 @@ NSB_ITEST(terminal, capture_with_a_pty_keeps_the_terminals_output_as_stdout)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stderr"), "");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_bytes"), "10");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stderr_bytes"), "0");
-	itest_run_free(&r);
+	itest_run_close(&r);
 
 	itest_run(&itest_cur, &o,
 		  ITEST_ARGV("--pty", "--max-output", "4", "--", "sh", "-c", "echo 123456789"), &r);
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_CONTAINS(&r, r.out, "1234\n[nsbox: stdout truncated after 4 bytes]");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_truncated"), "true");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 /* A background job that reads the terminal is stopped by the kernel. */
@@ -468,7 +468,7 @@ static void background_read(const char *mode)
 	ITEST_EXPECT_EXIT(&r, HARNESS_STOPPED);
 	ITEST_EXPECT_CONTAINS(&r, r.err, "harness: stopped by signal 21"); /* SIGTTIN */
 	ITEST_EXPECT_LACKS(&r, r.out, "typed");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(terminal, background_nsbox_reading_the_terminal_is_stopped_with_a_pty)
@@ -534,7 +534,7 @@ static void stopped_payload(bool pty)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "signaled");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "signal"), "15");
 	ITEST_EXPECT_LACKS(&r, r.out, "resumed");
-	itest_run_free(&r);
+	itest_run_close(&r);
 }
 
 NSB_ITEST(stop, sigterm_ends_a_payload_that_stopped_itself)

@@ -887,22 +887,7 @@ Test(plan, env_limit_counts_distinct_names)
 	free_strv(env);
 }
 
-/* ---- nsb_env_get, nsb_plan_free ---------------------------------------- */
-
-Test(plan, env_get_matches_whole_names)
-{
-	char *env[] = {"FOOBAR=1", "FOO=2", "F=3", "EMPTY=", NULL};
-
-	cr_expect(eq(str, nsb_env_get(env, "FOO", 3), "2"));
-	cr_expect(eq(str, nsb_env_get(env, "FOOBAR", 6), "1"));
-	cr_expect(eq(str, nsb_env_get(env, "F", 1), "3"));
-	cr_expect(eq(str, nsb_env_get(env, "EMPTY", 5), ""));
-	cr_expect(eq(ptr, nsb_env_get(env, "FO", 2), NULL));
-	cr_expect(eq(ptr, nsb_env_get(env, "NOPE", 4), NULL));
-	/* name_len bounds the name: "FOO=9" looked up as its first 3 bytes. */
-	cr_expect(eq(str, nsb_env_get(env, "FOO=9", 3), "2"));
-	cr_expect(eq(ptr, nsb_env_get(NULL, "FOO", 3), NULL));
-}
+/* ---- nsb_plan_free ------------------------------------------------------- */
 
 Test(plan, plan_free_releases_the_environment)
 {

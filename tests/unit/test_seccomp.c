@@ -141,7 +141,7 @@ Test(seccomp_bpf, default_refuses_foreign_abis)
 	/* int 0x80 from a 64-bit process reports the i386 arch token. */
 	cr_expect(eq(u32, run_bpf(&b, AUDIT_ARCH_I386, 20, NULL), ERRNO(ENOSYS)));
 	cr_expect(eq(u32, run_bpf(&b, X86_64, SYS_getpid, NULL), ALLOW));
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 Test(seccomp_bpf, default_denials_by_argument)
@@ -224,7 +224,7 @@ Test(seccomp_bpf, default_denials_by_argument)
 	static const int enosys[] = {SYS_io_uring_setup, SYS_io_uring_enter, SYS_io_uring_register};
 	for (size_t i = 0; i < ARRAY_SIZE(enosys); i++)
 		cr_expect(eq(u32, call1(&b, enosys[i], 0), ERRNO(ENOSYS)), "syscall %d", enosys[i]);
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 Test(seccomp_bpf, strict_is_an_allowlist)
@@ -244,7 +244,7 @@ Test(seccomp_bpf, strict_is_an_allowlist)
 		     ERRNO(EPERM)));
 	cr_expect(eq(u32, call1(&b, SYS_personality, 8), ERRNO(EPERM)));
 	cr_expect(eq(u32, run_bpf(&b, X86_64, 0x40000000 | SYS_read, NULL), ERRNO(ENOSYS)));
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 /* ---- setuid bits, leases, SOCK_PACKET (issue 9) ------------------------ */
@@ -345,7 +345,7 @@ Test(seccomp_bpf, setuid_and_setgid_bits_cannot_be_set)
 		expect_calls(&b, mode_calls, ARRAY_SIZE(mode_calls), ERRNO(EPERM));
 		/* Its mode lives in memory the filter cannot read. */
 		cr_expect(eq(u32, call3(&b, SYS_openat2, AT_FDCWD, 0, 0), ERRNO(ENOSYS)));
-		nsb_bpf_done(&b);
+		nsb_bpf_free(&b);
 	}
 }
 
@@ -355,7 +355,7 @@ Test(seccomp_bpf, leases_and_dnotify_are_refused)
 	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++) {
 		struct nsb_bpf b = load(profiles[i]);
 		expect_calls(&b, fcntl_calls, ARRAY_SIZE(fcntl_calls), ERRNO(EPERM));
-		nsb_bpf_done(&b);
+		nsb_bpf_free(&b);
 	}
 }
 
@@ -381,13 +381,13 @@ Test(seccomp_bpf, sock_packet_is_refused_with_any_flags)
 			{SYS_socket, {AF_INET, SOCK_SEQPACKET, 0}, false},
 		};
 		expect_calls(&b, c, ARRAY_SIZE(c), p[i].refusal);
-		nsb_bpf_done(&b);
+		nsb_bpf_free(&b);
 	}
 	/* The default refuses high garbage in the family, whatever the type. */
 	struct nsb_bpf b = load("default");
 	cr_expect(
 		eq(u32, call3(&b, SYS_socket, HI | AF_INET, SOCK_PACKET, 0), ERRNO(EAFNOSUPPORT)));
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 /* ---- the unmapped-ids filter ----------------------------------------- */
@@ -544,15 +544,15 @@ Test(seccomp_ids, small_buffer_and_profiles_without_the_directive)
 	cr_assert(eq(int, nsb_seccomp_bind_ids(&d2, 4242, 4243, &e), 0));
 	EXPECT_STREQ(d.sha256, d2.sha256);
 	cr_expect(memcmp(d.ids, d2.ids, d.n_ids * sizeof(*d.ids)) != 0);
-	nsb_bpf_done(&d);
-	nsb_bpf_done(&d2);
-	nsb_bpf_done(&s);
+	nsb_bpf_free(&d);
+	nsb_bpf_free(&d2);
+	nsb_bpf_free(&s);
 	cr_expect(d.ids == NULL);
 
 	struct nsb_bpf b = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/ok-include.profile");
 	EXPECT_STREQ(b.ids_action, "");
 	cr_expect(b.ids == NULL);
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 Test(seccomp_ids, install_refuses_an_unbound_filter)
@@ -572,7 +572,7 @@ Test(seccomp_ids, install_refuses_an_unbound_filter)
 	int status;
 	cr_assert(eq(int, waitpid(pid, &status, 0), pid));
 	cr_expect(status == 0, "status 0x%x", status);
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 /* ---- compiling, records, export ---------------------------------------- */
@@ -596,9 +596,9 @@ Test(seccomp, shipped_profiles_compile_with_stable_hashes)
 	char want[NSB_SHA256_HEX];
 	nsb_sha256_hex(a.insns, a.n_insns * sizeof(*a.insns), want);
 	EXPECT_STREQ(a.sha256, want);
-	nsb_bpf_done(&a);
-	nsb_bpf_done(&b);
-	nsb_bpf_done(&s);
+	nsb_bpf_free(&a);
+	nsb_bpf_free(&b);
+	nsb_bpf_free(&s);
 	cr_expect(a.insns == NULL);
 }
 
@@ -654,7 +654,7 @@ Test(seccomp, path_with_slash_is_used_as_is)
 	EXPECT_STREQ(path, p);
 	struct nsb_bpf b = load(p);
 	EXPECT_STREQ(b.profile, p);
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 Test(seccomp, compile_error_points_at_the_rule)
@@ -688,7 +688,7 @@ Test(seccomp, export_writes_the_raw_program)
 	cr_expect(memcmp(buf, b.insns, (size_t)st.st_size) == 0);
 	free(buf);
 	close(fd);
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 /* ---- the real kernel -------------------------------------------------- */
@@ -784,7 +784,7 @@ Test(seccomp_kernel, default_profile_in_a_child, .timeout = 30)
 		child_checks(&b, have_int80);
 	int code = wait_child(pid);
 	cr_expect(eq(int, code, 0), "check at line %d (mod 256) failed in the child", code);
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 /* Issue 9's refusals, made for real; the caller here may be root, with
@@ -843,7 +843,7 @@ static void issue9_in_a_child(const char *profile, int packet_errno)
 	cr_expect(eq(int, code, 0), "check at line %d (mod 256) failed in the child", code);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_expect(eq(int, system(cmd), 0));
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 }
 
 Test(seccomp_kernel, issue9_refusals_under_default, .timeout = 30)
@@ -884,7 +884,7 @@ static int run_workload(const char *profile)
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_expect(eq(int, system(cmd), 0));
-	nsb_bpf_done(&b);
+	nsb_bpf_free(&b);
 	return code;
 }
 

@@ -460,3 +460,18 @@ Test(util, parse_milli_reaches_uint64_max)
 	cr_assert(eq(int, nsb_parse_milli("18446744073709551.615", UINT64_MAX, &v), 0));
 	cr_expect(eq(u64, v, UINT64_MAX));
 }
+
+Test(util, env_get_matches_whole_names)
+{
+	char *env[] = {"FOOBAR=1", "FOO=2", "F=3", "EMPTY=", NULL};
+
+	cr_expect(eq(str, nsb_env_get(env, "FOO", 3), "2"));
+	cr_expect(eq(str, nsb_env_get(env, "FOOBAR", 6), "1"));
+	cr_expect(eq(str, nsb_env_get(env, "F", 1), "3"));
+	cr_expect(eq(str, nsb_env_get(env, "EMPTY", 5), ""));
+	cr_expect(eq(ptr, nsb_env_get(env, "FO", 2), NULL));
+	cr_expect(eq(ptr, nsb_env_get(env, "NOPE", 4), NULL));
+	/* name_len bounds the name: "FOO=9" looked up as its first 3 bytes. */
+	cr_expect(eq(str, nsb_env_get(env, "FOO=9", 3), "2"));
+	cr_expect(eq(ptr, nsb_env_get(NULL, "FOO", 3), NULL));
+}
