@@ -5,13 +5,13 @@
  * the exit status.  The only place that prints a fatal error and exits.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/cli.h"
 #include "base/exitcode.h"
+#include "base/util.h"
 #include "gate/policy.h"
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
@@ -23,40 +23,6 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/*
- * The record fd must be open for writing, and it must never reach the
- * sandbox: CLOEXEC here, and init closes every inherited fd anyway.
- */
-static int check_result_fd(int fd, struct nsb_error *e)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0) {
-		nsb_error_set(e, nsb_negerrno(), "usage",
-			      "--result-fd %d: not an open file descriptor", fd);
-		return nsb_error_hint(
-			e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
-	}
-	if ((fl & O_ACCMODE) == O_RDONLY)
-		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing",
-				      fd);
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "usage",
-				     "--result-fd %d: set close-on-exec", fd);
-	return 0;
-}
-
-/* Print a token with its control and non-ASCII bytes escaped: it may be binary. */
-static void print_escaped(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\\' || *p == '\'' || *p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
 /* Say what went wrong, write the record, and return the exit status. */
 static int report(struct nsb_result *res, int result_fd, int64_t start)
 {
@@ -66,7 +32,7 @@ static int report(struct nsb_result *res, int result_fd, int64_t start)
 	res->duration_ms = now_ms() - start;
 	if (res->status == NSB_STATUS_DENIED) {
 		fprintf(stderr, "nsbox: refused: %s: '", res->denial.rule);
-		print_escaped(stderr, res->denial.token);
+		nsb_fputs_escaped(stderr, res->denial.token);
 		fprintf(stderr, "' (argument %d): %s\n", res->denial.argv_index, res->denial.hint);
 	}
 	if (res->has_setup_error && res->status != NSB_STATUS_EXITED &&
@@ -130,7 +96,7 @@ int main(int argc, char *argv[])
 	static struct nsb_config cfg;
 	static struct nsb_run run;
 	int64_t start = now_ms();
-	struct nsb_error e = {0};
+	struct nsb_error e = {0}, fe = {0};
 	int r;
 
 	nsb_run_init(&run, &cfg);
@@ -143,16 +109,11 @@ int main(int argc, char *argv[])
 		printf("nsbox %s\n", NSB_VERSION);
 		return 0;
 	}
-	/* A record can only go to an fd that is really there. */
-	if (cfg.result_fd >= 0) {
-		struct nsb_error fe = {0};
-		if (check_result_fd(cfg.result_fd, &fe) < 0) {
-			cfg.result_fd = -1;
-			if (r >= 0) {
-				e = fe;
-				r = -EBADF;
-			}
-		}
+	/* A record can only go to an fd that is really there; a usage error
+	 * already found is the one reported. */
+	if (cfg.result_fd >= 0 && nsb_result_fd_check(cfg.result_fd, r < 0 ? &fe : &e) < 0) {
+		cfg.result_fd = -1;
+		r = -EBADF;
 	}
 	r = dispatch(&run, r, &e, start);
 	nsb_run_destroy(&run);

@@ -231,3 +231,13 @@ const char *nsb_env_get(char *const *envp, const char *name, size_t name_len)
 			return envp[i] + name_len + 1;
 	return NULL;
 }
+
+void nsb_fputs_escaped(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\' || *p == '\'' || *p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Parse a size: decimal digits with an optional suffix k/K, m/M, g/G, t/T
@@ -51,3 +52,7 @@ int nsb_snprintf(char *buf, size_t size, const char *fmt, ...)
 
 /* Look up NAME in a NULL-terminated environment; returns the value or NULL. */
 const char *nsb_env_get(char *const *envp, const char *name, size_t name_len);
+
+/* Write s to f with backslash, quote, control and non-ASCII bytes as \xHH:
+ * a token that may be binary, quoted in a message. */
+void nsb_fputs_escaped(FILE *f, const char *s);

@@ -70,8 +70,13 @@ struct nsb_plan {
 	bool share_net;
 	uint64_t tmp_size; /* /tmp and /dev/shm */
 	bool pipe_output;  /* stdout/stderr go through the supervisor (--max-output, --capture) */
-	struct nsb_limits limits;      /* filled by the supervisor after nsb_limits_decide */
-	const struct nsb_bpf *seccomp; /* compiled in the supervisor; NULL or none: no filter */
+	/* Left empty by nsb_plan_build, which is pure: the run completes the
+	 * plan in two named steps (supervisor/run.c).  decide_limits reads the
+	 * host's cgroups (and create_cgroup decides again without one when the
+	 * cgroup cannot be made); attach_seccomp takes the filter compiled for
+	 * uid/gid below.  NULL or none: no filter. */
+	struct nsb_limits limits;
+	const struct nsb_bpf *seccomp;
 	uid_t uid;
 	gid_t gid;
 

@@ -5,6 +5,7 @@
  * callers may compare records textually, so fields are only ever appended.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -405,5 +406,26 @@ int nsb_result_write(int fd, const struct nsb_result *r)
 			return -EIO; /* no progress and no error: do not spin */
 		off += (size_t)n;
 	}
+	return 0;
+}
+
+/* The record fd must never reach the sandbox: CLOEXEC here, and init closes
+ * every inherited fd anyway. */
+int nsb_result_fd_check(int fd, struct nsb_error *e)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0) {
+		nsb_error_set(e, nsb_negerrno(), "usage",
+			      "--result-fd %d: not an open file descriptor", fd);
+		return nsb_error_hint(
+			e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
+	}
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing",
+				      fd);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		return nsb_error_set(e, nsb_negerrno(), "usage",
+				     "--result-fd %d: set close-on-exec", fd);
 	return 0;
 }

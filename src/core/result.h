@@ -162,3 +162,9 @@ int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len);
 
 /* Serialize and write the whole record to fd (retrying short writes and EINTR). */
 int nsb_result_write(int fd, const struct nsb_result *r);
+
+/*
+ * Check the --result-fd before anything runs: it must be open for writing.
+ * Also sets close-on-exec on it.  Errors are usage errors (stage "usage").
+ */
+int nsb_result_fd_check(int fd, struct nsb_error *e);

@@ -244,6 +244,14 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 	return 0;
 }
 
+/* The plan's filter: the one setup_seccomp compiled for plan.uid/gid (NULL for
+ * "none").  With decide_limits, one of the two steps that complete the plan
+ * nsb_plan_build left without them. */
+static void attach_seccomp(struct nsb_run *run)
+{
+	run->plan.seccomp = run->bpf.none ? NULL : &run->bpf;
+}
+
 int nsb_run_prepare(struct nsb_run *run)
 {
 	const struct nsb_config *cfg = run->cfg;
@@ -252,7 +260,7 @@ int nsb_run_prepare(struct nsb_run *run)
 	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
 	    setup_seccomp(run, &e) < 0 || nsb_front_policy(cfg, &run->front, &e) < 0)
 		return nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
-	run->plan.seccomp = run->bpf.none ? NULL : &run->bpf;
+	attach_seccomp(run);
 	/* The front gate: decided before anything exists. */
 	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
 		return nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
