@@ -268,6 +268,7 @@ lint: lint-cppcheck lint-tidy
 	mandoc -Tlint -Wwarning man/*.[1-8]
 	shellcheck $(SCRIPTS)
 	bash tests/check-layers.sh
+	bash tests/check-funclen.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)

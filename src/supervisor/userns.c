@@ -167,98 +167,132 @@ static void note_checked(struct text *checked, const char *name, int r, long v)
 		text_add(checked, ", ", "%s = %ld", name, v);
 }
 
+/* What the diagnosis found: causes and their hints, and what it looked at. */
+struct findings {
+	struct text *causes, *hints, *checked;
+};
+
+static void found(struct findings *f, const char *cause, const char *hint)
+{
+	text_add(f->causes, "; ", "%s", cause);
+	text_add(f->hints, "; ", "%s", hint);
+}
+
+/* The sysctls that switch user namespaces off, each at one value. */
+enum {
+	MAX_USERNS,
+	UNPRIV_CLONE,
+	APPARMOR_USERNS,
+	N_SYSCTLS
+};
+static const struct {
+	const char *rel, *name;
+	long blocks;
+	const char *cause, *hint;
+} sysctls[N_SYSCTLS] = {
+	[MAX_USERNS] = {SYSCTL_MAX_USERNS, "user.max_user_namespaces", 0,
+			"user namespaces are disabled (user.max_user_namespaces is 0)",
+			"enable them: sysctl -w user.max_user_namespaces=15000"},
+	[UNPRIV_CLONE] = {SYSCTL_UNPRIV_CLONE, "kernel.unprivileged_userns_clone", 0,
+			  "unprivileged user namespaces are disabled "
+			  "(kernel.unprivileged_userns_clone is 0)",
+			  "allow them: sysctl -w kernel.unprivileged_userns_clone=1"},
+	[APPARMOR_USERNS] = {SYSCTL_APPARMOR_USERNS, "kernel.apparmor_restrict_unprivileged_userns",
+			     1,
+			     "AppArmor restricts unprivileged user namespaces "
+			     "(kernel.apparmor_restrict_unprivileged_userns is 1): only programs "
+			     "whose AppArmor profile grants 'userns,' may use them",
+			     "load an AppArmor profile for nsbox that contains the rule 'userns,', "
+			     "or lift the restriction: "
+			     "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"},
+};
+
+/*
+ * Each setting is checked whatever the errno: an administrator who disabled
+ * user namespaces wants to hear that, and a setting that is absent (another
+ * distribution's kernel) simply does not apply.  ret_values[i] stays -1 for a
+ * file that could not be read.
+ */
+static void check_sysctls(const char *proc_root, struct findings *f, long ret_values[N_SYSCTLS])
+{
+	for (size_t i = 0; i < N_SYSCTLS; i++) {
+		int r = read_long(proc_root, sysctls[i].rel, &ret_values[i]);
+
+		note_checked(f->checked, sysctls[i].name, r, ret_values[i]);
+		if (r == 0 && ret_values[i] == sysctls[i].blocks)
+			found(f, sysctls[i].cause, sysctls[i].hint);
+	}
+}
+
+/*
+ * A seccomp filter answers with whatever errno its author chose; the usual
+ * container runtime profiles return EPERM for unshare/clone with namespace
+ * flags and ENOSYS for clone3.  Blame it only for those.
+ */
+static void check_seccomp(const char *proc_root, int err, struct findings *f)
+{
+	long seccomp = -1;
+	int r = read_seccomp_mode(proc_root, &seccomp);
+
+	note_checked(f->checked, "Seccomp in self/status", r, seccomp);
+	if (r == 0 && seccomp == 2 && (err == EPERM || err == ENOSYS))
+		found(f,
+		      "a seccomp filter (probably the container runtime's) blocks user "
+		      "namespaces (Seccomp: 2 in /proc/self/status)",
+		      "run the container with a seccomp profile that allows clone, clone3 and "
+		      "unshare with CLONE_NEWUSER (for Docker: --security-opt seccomp=PROFILE.json)");
+}
+
+/* ENOSPC with namespaces enabled: the count (or nesting) limit is hit. */
+static void check_limit(int err, long max_userns, struct findings *f)
+{
+	if (err != ENOSPC || max_userns == 0)
+		return;
+	if (max_userns > 0)
+		text_add(f->causes, "; ",
+			 "the user namespace limit was reached "
+			 "(user.max_user_namespaces is %ld, or nesting is deeper than 32)",
+			 max_userns);
+	else
+		text_add(f->causes, "; ",
+			 "the user namespace limit was reached "
+			 "(user.max_user_namespaces, or nesting deeper than 32)");
+	text_add(f->hints, "; ",
+		 "end other sandboxes or containers of this user, or raise the limit: "
+		 "sysctl -w user.max_user_namespaces=N");
+}
+
+/* EINVAL from clone with CLONE_NEWUSER and no other cause: the kernel may
+ * lack CONFIG_USER_NS. */
+static void check_kernel(const char *proc_root, int err, struct findings *f)
+{
+	char path[4096];
+
+	if (err != EINVAL || f->causes->len != 0)
+		return;
+	if (snprintf(path, sizeof(path), "%s/self/ns/user", proc_root) < (int)sizeof(path) &&
+	    access(path, F_OK) < 0 && errno == ENOENT) {
+		text_add(f->causes, "; ", "this kernel has no user namespace support (no %s)",
+			 path);
+		text_add(f->hints, "; ", "use a kernel built with CONFIG_USER_NS=y");
+	}
+}
+
 int nsb_userns_diagnose(int clone_errno, const char *proc_root, struct nsb_error *e)
 {
 	struct text causes = {}, hints = {}, checked = {};
-	long max_userns = -1, unpriv = -1, apparmor = -1, seccomp = -1;
+	struct findings f = {&causes, &hints, &checked};
+	long values[N_SYSCTLS] = {-1, -1, -1};
 	int err = clone_errno < 0 ? -clone_errno : clone_errno;
-	int r;
 
 	if (err == 0)
 		err = EIO;
 	if (!proc_root)
 		proc_root = "/proc";
-
-	/*
-	 * Each setting is checked whatever the errno: an administrator who
-	 * disabled user namespaces wants to hear that, and a setting that is
-	 * absent (another distribution's kernel) simply does not apply.
-	 */
-	r = read_long(proc_root, SYSCTL_MAX_USERNS, &max_userns);
-	note_checked(&checked, "user.max_user_namespaces", r, max_userns);
-	if (r == 0 && max_userns == 0) {
-		text_add(&causes, "; ",
-			 "user namespaces are disabled (user.max_user_namespaces is 0)");
-		text_add(&hints, "; ", "enable them: sysctl -w user.max_user_namespaces=15000");
-	}
-
-	r = read_long(proc_root, SYSCTL_UNPRIV_CLONE, &unpriv);
-	note_checked(&checked, "kernel.unprivileged_userns_clone", r, unpriv);
-	if (r == 0 && unpriv == 0) {
-		text_add(&causes, "; ",
-			 "unprivileged user namespaces are disabled "
-			 "(kernel.unprivileged_userns_clone is 0)");
-		text_add(&hints, "; ", "allow them: sysctl -w kernel.unprivileged_userns_clone=1");
-	}
-
-	r = read_long(proc_root, SYSCTL_APPARMOR_USERNS, &apparmor);
-	note_checked(&checked, "kernel.apparmor_restrict_unprivileged_userns", r, apparmor);
-	if (r == 0 && apparmor == 1) {
-		text_add(&causes, "; ",
-			 "AppArmor restricts unprivileged user namespaces "
-			 "(kernel.apparmor_restrict_unprivileged_userns is 1): only programs "
-			 "whose AppArmor profile grants 'userns,' may use them");
-		text_add(&hints, "; ",
-			 "load an AppArmor profile for nsbox that contains the rule 'userns,', "
-			 "or lift the restriction: "
-			 "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0");
-	}
-
-	/*
-	 * A seccomp filter answers with whatever errno its author chose; the
-	 * usual container runtime profiles return EPERM for unshare/clone with
-	 * namespace flags and ENOSYS for clone3.  Blame it only for those.
-	 */
-	r = read_seccomp_mode(proc_root, &seccomp);
-	note_checked(&checked, "Seccomp in self/status", r, seccomp);
-	if (r == 0 && seccomp == 2 && (err == EPERM || err == ENOSYS)) {
-		text_add(&causes, "; ",
-			 "a seccomp filter (probably the container runtime's) blocks user "
-			 "namespaces (Seccomp: 2 in /proc/self/status)");
-		text_add(
-			&hints, "; ",
-			"run the container with a seccomp profile that allows clone, clone3 and "
-			"unshare with CLONE_NEWUSER (for Docker: --security-opt seccomp=PROFILE.json)");
-	}
-
-	/* ENOSPC with namespaces enabled: the count (or nesting) limit is hit. */
-	if (err == ENOSPC && max_userns != 0) {
-		if (max_userns > 0)
-			text_add(&causes, "; ",
-				 "the user namespace limit was reached "
-				 "(user.max_user_namespaces is %ld, or nesting is deeper than 32)",
-				 max_userns);
-		else
-			text_add(&causes, "; ",
-				 "the user namespace limit was reached "
-				 "(user.max_user_namespaces, or nesting deeper than 32)");
-		text_add(&hints, "; ",
-			 "end other sandboxes or containers of this user, or raise the limit: "
-			 "sysctl -w user.max_user_namespaces=N");
-	}
-
-	/* EINVAL from clone with CLONE_NEWUSER: the kernel may lack CONFIG_USER_NS. */
-	if (err == EINVAL && causes.len == 0) {
-		char path[4096];
-
-		if (snprintf(path, sizeof(path), "%s/self/ns/user", proc_root) <
-			    (int)sizeof(path) &&
-		    access(path, F_OK) < 0 && errno == ENOENT) {
-			text_add(&causes, "; ", "this kernel has no user namespace support (no %s)",
-				 path);
-			text_add(&hints, "; ", "use a kernel built with CONFIG_USER_NS=y");
-		}
-	}
+	check_sysctls(proc_root, &f, values);
+	check_seccomp(proc_root, err, &f);
+	check_limit(err, values[MAX_USERNS], &f);
+	check_kernel(proc_root, err, &f);
 
 	if (causes.len == 0) {
 		nsb_error_set(e, err, "userns",
