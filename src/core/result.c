@@ -252,6 +252,89 @@ static void put_captured(struct nsb_json *j, const char *name, const char *data,
 	put_bool(j, flag, j->replaced_invalid_utf8);
 }
 
+/* How the run ended: status, exit code or signal, and why. */
+static void put_outcome(struct nsb_json *j, const struct nsb_result *r)
+{
+	put_str(j, "status", nsb_status_name(r->status));
+	nsb_json_key(j, "exit_code");
+	if (r->exit_code_set)
+		nsb_json_int(j, r->exit_code); /* may be a negative sentinel */
+	else
+		nsb_json_null(j);
+	nsb_json_key(j, "signal");
+	if (r->signal)
+		nsb_json_int(j, r->signal);
+	else
+		nsb_json_null(j);
+	put_bool(j, "timed_out", r->timed_out);
+	put_bool(j, "oom_killed", r->oom_killed);
+	put_bool(j, "denied", r->denied);
+	put_str(j, "reason", r->reason);
+
+	nsb_json_key(j, "denial");
+	if (r->has_denial)
+		put_denial(j, &r->denial);
+	else
+		nsb_json_null(j);
+	nsb_json_key(j, "setup_error");
+	if (r->has_setup_error)
+		put_setup_error(j, &r->setup_error);
+	else
+		nsb_json_null(j);
+}
+
+/* Time, output sizes and truncation, the captured output, resources. */
+static void put_usage(struct nsb_json *j, const struct nsb_result *r)
+{
+	put_opt_int(j, "duration_ms", r->duration_ms);
+	put_opt_int(j, "stdout_bytes", r->stdout_bytes);
+	put_opt_int(j, "stderr_bytes", r->stderr_bytes);
+	put_bool(j, "truncated", r->stdout_truncated || r->stderr_truncated);
+	put_bool(j, "stdout_truncated", r->stdout_truncated);
+	put_bool(j, "stderr_truncated", r->stderr_truncated);
+	if (r->captured) {
+		put_captured(j, "stdout", r->stdout_data, r->stdout_len);
+		put_captured(j, "stderr", r->stderr_data, r->stderr_len);
+	}
+
+	nsb_json_key(j, "resources");
+	nsb_json_begin_object(j);
+	put_opt_int(j, "cpu_user_ms", r->cpu_user_ms);
+	put_opt_int(j, "cpu_sys_ms", r->cpu_sys_ms);
+	put_opt_int(j, "memory_peak_bytes", r->memory_peak_bytes);
+	put_opt_int(j, "pids_peak", r->pids_peak);
+	nsb_json_end_object(j);
+}
+
+/* Violations (always an array) and warnings (only when there are some). */
+static void put_findings(struct nsb_json *j, const struct nsb_result *r)
+{
+	nsb_json_key(j, "violations");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < r->n_violations && i < ARRAY_SIZE(r->violations); i++) {
+		nsb_json_begin_object(j);
+		put_str(j, "kind", r->violations[i].kind);
+		nsb_json_key(j, "count");
+		nsb_json_uint(j, r->violations[i].count);
+		nsb_json_end_object(j);
+	}
+	nsb_json_end_array(j);
+
+	if (!r->n_warnings)
+		return;
+	nsb_json_key(j, "warnings");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < r->n_warnings && i < ARRAY_SIZE(r->warnings); i++) {
+		nsb_json_begin_object(j);
+		put_str(j, "kind", r->warnings[i].kind);
+		put_str(j, "path", r->warnings[i].path);
+		put_str(j, "message", r->warnings[i].message);
+		nsb_json_end_object(j);
+	}
+	nsb_json_end_array(j);
+}
+
+/* The record's members in their documented order (nsbox(1), THE RESULT RECORD). */
 static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 {
 	_cleanup_(nsb_json_free) struct nsb_json j;
@@ -262,83 +345,14 @@ static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	nsb_json_key(&j, "schema");
 	nsb_json_int(&j, NSB_RECORD_SCHEMA);
 	put_str(&j, "nsbox", NSB_VERSION);
-	put_str(&j, "status", nsb_status_name(r->status));
-
-	nsb_json_key(&j, "exit_code");
-	if (r->exit_code_set)
-		nsb_json_int(&j, r->exit_code); /* may be a negative sentinel */
-	else
-		nsb_json_null(&j);
-	nsb_json_key(&j, "signal");
-	if (r->signal)
-		nsb_json_int(&j, r->signal);
-	else
-		nsb_json_null(&j);
-	put_bool(&j, "timed_out", r->timed_out);
-	put_bool(&j, "oom_killed", r->oom_killed);
-	put_bool(&j, "denied", r->denied);
-	put_str(&j, "reason", r->reason);
-
-	nsb_json_key(&j, "denial");
-	if (r->has_denial)
-		put_denial(&j, &r->denial);
-	else
-		nsb_json_null(&j);
-	nsb_json_key(&j, "setup_error");
-	if (r->has_setup_error)
-		put_setup_error(&j, &r->setup_error);
-	else
-		nsb_json_null(&j);
-
-	put_opt_int(&j, "duration_ms", r->duration_ms);
-	put_opt_int(&j, "stdout_bytes", r->stdout_bytes);
-	put_opt_int(&j, "stderr_bytes", r->stderr_bytes);
-	put_bool(&j, "truncated", r->stdout_truncated || r->stderr_truncated);
-	put_bool(&j, "stdout_truncated", r->stdout_truncated);
-	put_bool(&j, "stderr_truncated", r->stderr_truncated);
-	if (r->captured) {
-		put_captured(&j, "stdout", r->stdout_data, r->stdout_len);
-		put_captured(&j, "stderr", r->stderr_data, r->stderr_len);
-	}
-
-	nsb_json_key(&j, "resources");
-	nsb_json_begin_object(&j);
-	put_opt_int(&j, "cpu_user_ms", r->cpu_user_ms);
-	put_opt_int(&j, "cpu_sys_ms", r->cpu_sys_ms);
-	put_opt_int(&j, "memory_peak_bytes", r->memory_peak_bytes);
-	put_opt_int(&j, "pids_peak", r->pids_peak);
-	nsb_json_end_object(&j);
-
+	put_outcome(&j, r);
+	put_usage(&j, r);
 	nsb_json_key(&j, "enforced");
 	if (r->has_enforced)
 		put_enforced(&j, &r->enforced);
 	else
 		nsb_json_null(&j);
-
-	nsb_json_key(&j, "violations");
-	nsb_json_begin_array(&j);
-	for (size_t i = 0; i < r->n_violations && i < ARRAY_SIZE(r->violations); i++) {
-		nsb_json_begin_object(&j);
-		put_str(&j, "kind", r->violations[i].kind);
-		nsb_json_key(&j, "count");
-		nsb_json_uint(&j, r->violations[i].count);
-		nsb_json_end_object(&j);
-	}
-	nsb_json_end_array(&j);
-
-	if (r->n_warnings) {
-		nsb_json_key(&j, "warnings");
-		nsb_json_begin_array(&j);
-		for (size_t i = 0; i < r->n_warnings && i < ARRAY_SIZE(r->warnings); i++) {
-			nsb_json_begin_object(&j);
-			put_str(&j, "kind", r->warnings[i].kind);
-			put_str(&j, "path", r->warnings[i].path);
-			put_str(&j, "message", r->warnings[i].message);
-			nsb_json_end_object(&j);
-		}
-		nsb_json_end_array(&j);
-	}
-
+	put_findings(&j, r);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);

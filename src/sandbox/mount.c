@@ -79,6 +79,70 @@ static int mount_err(struct nsb_error *e, int r, const char *what, const char *p
 	return nsb_error_set(e, r, STAGE, "%s '%s'", what, path);
 }
 
+/* Open component comp under cur (never through a symlink), creating it (a
+ * directory, or an empty file for the last one of a file bind) when missing. */
+static int open_or_create(int cur, const char *comp, bool dir, const char *dest,
+			  struct nsb_error *e)
+{
+	int fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
+	int r;
+
+	if (fd == -ENOENT) {
+		if (dir) {
+			r = mkdirat(cur, comp, 0755);
+		} else {
+			r = openat(cur, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+				   0444);
+			if (r >= 0)
+				r = close(r);
+		}
+		if (r < 0 && errno != EEXIST) {
+			r = nsb_negerrno();
+			nsb_error_set(e, r, STAGE, "create mount point '%s'", dest);
+			if (r == -EROFS)
+				nsb_error_hint(
+					e,
+					"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
+					dest);
+			return r;
+		}
+		fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
+	}
+	if (fd == -ELOOP) {
+		nsb_error_setx(e, ELOOP, STAGE,
+			       "mount point '%s' is or passes through a symbolic link", dest);
+		return nsb_error_hint(
+			e,
+			"mount destinations are never resolved through symlinks; use the link's target as the destination");
+	}
+	if (fd < 0)
+		return mount_err(e, fd, "open mount point", dest);
+	return fd;
+}
+
+/* What was opened must be a directory or, for the last component of a file
+ * bind, a file: never a symlink. */
+static int check_component(int fd, bool dir, const char *dest, struct nsb_error *e)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return mount_err(e, nsb_negerrno(), "stat mount point", dest);
+	if (S_ISLNK(st.st_mode)) {
+		nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is a symbolic link", dest);
+		return nsb_error_hint(e, "use the link's target as the destination");
+	}
+	if (dir && !S_ISDIR(st.st_mode))
+		return nsb_error_setx(
+			e, ENOTDIR, STAGE,
+			"mount point '%s': a directory is needed there, but it is a file", dest);
+	if (!dir && S_ISDIR(st.st_mode))
+		return nsb_error_setx(
+			e, EISDIR, STAGE,
+			"mount point '%s': a file is needed there, but it is a directory", dest);
+	return 0;
+}
+
 /*
  * Create (or find) the mount point for dest inside the new root and return an
  * O_PATH fd to it.  Intermediate directories are created as needed.
@@ -89,7 +153,6 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 	char buf[NSB_MAX_PATH + 1];
 	_cleanup_close_ int cur = -1;
 	char *comp, *next;
-	int r;
 
 	if (nsb_snprintf(buf, sizeof(buf), "%s", dest + 1) < 0)
 		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "mount point '%s' is too long", dest);
@@ -99,12 +162,14 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 
 	for (comp = buf; comp; comp = next) {
 		_cleanup_close_ int fd = -1;
-		bool last;
+		bool last, dir;
+		int r;
 
 		next = strchr(comp, '/');
 		if (next)
 			*next++ = '\0';
 		last = !next;
+		dir = !last || is_dir;
 
 		if (last && ret_parent) {
 			/* The caller creates the entry itself (a symlink). */
@@ -112,59 +177,12 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 			*ret_name = dest + (comp - buf) + 1;
 			return 0;
 		}
-
-		fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
-		if (fd == -ENOENT) {
-			if (!last || is_dir) {
-				r = mkdirat(cur, comp, 0755);
-			} else {
-				r = openat(cur, comp,
-					   O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-					   0444);
-				if (r >= 0)
-					r = close(r);
-			}
-			if (r < 0 && errno != EEXIST) {
-				r = nsb_negerrno();
-				nsb_error_set(e, r, STAGE, "create mount point '%s'", dest);
-				if (r == -EROFS)
-					nsb_error_hint(
-						e,
-						"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
-						dest);
-				return r;
-			}
-			fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
-		}
-		if (fd == -ELOOP) {
-			nsb_error_setx(e, ELOOP, STAGE,
-				       "mount point '%s' is or passes through a symbolic link",
-				       dest);
-			return nsb_error_hint(
-				e,
-				"mount destinations are never resolved through symlinks; use the link's target as the destination");
-		}
+		fd = open_or_create(cur, comp, dir, dest, e);
 		if (fd < 0)
-			return mount_err(e, fd, "open mount point", dest);
-
-		struct stat st;
-		if (fstat(fd, &st) < 0)
-			return mount_err(e, nsb_negerrno(), "stat mount point", dest);
-		if (S_ISLNK(st.st_mode)) {
-			nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is a symbolic link",
-				       dest);
-			return nsb_error_hint(e, "use the link's target as the destination");
-		}
-		if ((!last || is_dir) && !S_ISDIR(st.st_mode))
-			return nsb_error_setx(
-				e, ENOTDIR, STAGE,
-				"mount point '%s': a directory is needed there, but it is a file",
-				dest);
-		if (last && !is_dir && S_ISDIR(st.st_mode))
-			return nsb_error_setx(
-				e, EISDIR, STAGE,
-				"mount point '%s': a file is needed there, but it is a directory",
-				dest);
+			return fd;
+		r = check_component(fd, dir, dest, e);
+		if (r < 0)
+			return r;
 		nsb_closep(&cur);
 		cur = TAKE_FD(fd);
 	}
@@ -215,6 +233,55 @@ static int new_tmpfs(uint64_t size, unsigned mode, unsigned attrs, const char *d
 	return new_fs("tmpfs", kv, attrs, dest, e);
 }
 
+/* Clone the host's device nodes (null, zero, ...) for the new /dev. */
+static int prepare_devices(struct mount_ctx *c, struct nsb_error *e)
+{
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+		if (c->dev_fds[i] < 0)
+			return mount_err(e, nsb_negerrno(), "bind device", path);
+		/*
+		 * These are the host's own inodes: read-only, so that their
+		 * mode, owner and times cannot change (chmod 000 /dev/null
+		 * would reach the host's).  Reading and writing a device on
+		 * a read-only mount still works; nodev is left off so that
+		 * it opens at all.
+		 */
+		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+		if (r < 0)
+			return mount_err(e, r, "make read-only", path);
+	}
+	return 0;
+}
+
+/* A system path that may be missing (skipped) or a symlink (kept as a link,
+ * pr->link): only a real directory or file is bound like a bind. */
+static int prepare_syslink(const struct nsb_mount_op *op, struct prepared *pr, struct nsb_error *e)
+{
+	struct stat st;
+
+	if (lstat(op->src, &st) < 0) {
+		if (errno == ENOENT) {
+			pr->skip = true;
+			return 0;
+		}
+		return mount_err(e, nsb_negerrno(), "inspect", op->src);
+	}
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlink(op->src, pr->link, sizeof(pr->link) - 1);
+		if (n < 0)
+			return mount_err(e, nsb_negerrno(), "read link", op->src);
+		pr->link[n] = '\0';
+		pr->is_link = true;
+	}
+	return 0;
+}
+
 /* Clone the source of every bind while the host tree is still visible. */
 static int prepare(struct mount_ctx *c, struct nsb_error *e)
 {
@@ -230,21 +297,11 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 			continue;
 
 		if (op->kind == NSB_OP_SYSLINK) {
-			if (lstat(op->src, &st) < 0) {
-				if (errno == ENOENT) {
-					pr->skip = true;
-					continue;
-				}
-				return mount_err(e, nsb_negerrno(), "inspect", op->src);
-			}
-			if (S_ISLNK(st.st_mode)) {
-				ssize_t n = readlink(op->src, pr->link, sizeof(pr->link) - 1);
-				if (n < 0)
-					return mount_err(e, nsb_negerrno(), "read link", op->src);
-				pr->link[n] = '\0';
-				pr->is_link = true;
+			r = prepare_syslink(op, pr, e);
+			if (r != 0)
+				return r;
+			if (pr->skip || pr->is_link)
 				continue;
-			}
 		}
 
 		/* One call clones the whole subtree (AT_RECURSIVE)... */
@@ -277,26 +334,7 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 					 op->readonly ? "make read-only" : "set nosuid,nodev on",
 					 op->src);
 	}
-
-	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-		if (c->dev_fds[i] < 0)
-			return mount_err(e, nsb_negerrno(), "bind device", path);
-		/*
-		 * These are the host's own inodes: read-only, so that their
-		 * mode, owner and times cannot change (chmod 000 /dev/null
-		 * would reach the host's).  Reading and writing a device on
-		 * a read-only mount still works; nodev is left off so that
-		 * it opens at all.
-		 */
-		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH,
-			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
-		if (r < 0)
-			return mount_err(e, r, "make read-only", path);
-	}
-	return 0;
+	return prepare_devices(c, e);
 }
 
 /*
