@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/lines.h"
 #include "core/config.h"
 #include "gate/policy.h"
 
@@ -178,49 +179,45 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 		    (int)(wlen > 64 ? 64 : wlen), s);
 }
 
+/* A fault of the file itself: where it stands, in the policy's words. */
+static int read_fault(struct pctx *c, const struct nsb_lines *lr, int r)
+{
+	c->line = lr->line;
+	if (r == -EFBIG)
+		return perr(c, EFBIG, lr->col, NULL, "policy is larger than %u bytes",
+			    NSB_POLICY_MAX_BYTES);
+	if (r == -EILSEQ)
+		return perr(c, EINVAL, lr->col, "a policy is a text file",
+			    "NUL byte in the policy");
+	if (r == -E2BIG)
+		return perr(c, EINVAL, lr->col, NULL, "line is longer than %d bytes",
+			    NSB_POLICY_LINE_MAX);
+	return nsb_error_set(c->e, -r, "policy", "read policy '%s'", c->name);
+}
+
 int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struct nsb_error *e)
 {
 	struct pctx c = {.name = name ? name : "<policy>", .line = 1, .e = e};
 	_cleanup_free_ char *line = malloc(NSB_POLICY_LINE_MAX + 1);
-	size_t len = 0, total = 0;
-	int ch;
+	_cleanup_(nsb_lines_free) struct nsb_lines lr = {0};
+	int r;
 
 	if (!line)
 		return nsb_error_set(e, ENOMEM, "policy", "read policy '%s'", c.name);
-
-	/* byte by byte: the limits and the NUL check must see every byte */
-	for (;;) {
-		ch = getc(f);
-		if (ch == EOF) {
-			if (ferror(f))
-				return nsb_error_set(e, errno ? errno : EIO, "policy",
-						     "read policy '%s'", c.name);
-			if (len == 0)
-				return 0;
-			ch = '\n'; /* a last line without its newline */
-		}
-		if (++total > NSB_POLICY_MAX_BYTES)
-			return perr(&c, EFBIG, len + 1, NULL, "policy is larger than %u bytes",
-				    NSB_POLICY_MAX_BYTES);
-		if (ch == '\0')
-			return perr(&c, EINVAL, len + 1, "a policy is a text file",
-				    "NUL byte in the policy");
-		if (ch != '\n') {
-			if (len >= NSB_POLICY_LINE_MAX)
-				return perr(&c, EINVAL, len + 1, NULL,
-					    "line is longer than %d bytes", NSB_POLICY_LINE_MAX);
-			line[len++] = (char)ch;
-			continue;
-		}
-		line[len] = '\0';
-		int r = parse_line(&c, line, p);
+	/* In the order of the bytes, as a reader byte by byte would: a bad line
+	 * is reported before a NUL byte, an overlong line or the size limit
+	 * further on (and the missing last newline counts as a byte). */
+	r = nsb_lines_open_with(&lr, f, NSB_POLICY_MAX_BYTES, NSB_POLICY_LINE_MAX,
+				NSB_LINES_IN_ORDER | NSB_LINES_COUNT_NEWLINE);
+	if (r < 0)
+		return read_fault(&c, &lr, r);
+	while ((r = nsb_lines_next(&lr, line)) > 0) {
+		c.line = lr.line;
+		r = parse_line(&c, line, p);
 		if (r < 0)
 			return r;
-		len = 0;
-		c.line++;
-		if (feof(f))
-			return 0;
 	}
+	return r < 0 ? read_fault(&c, &lr, r) : 0;
 }
 
 int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p)
