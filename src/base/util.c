@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* util: pure: number and size parsing, lexical path checks, bounded formatting. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
 
 int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 {
+	static const char units[] = "kmgt"; /* 1024 to the 1st .. 4th power */
 	uint64_t v = 0, mult = 1;
 	const char *p = s;
 	bool overflow = false;
@@ -83,29 +85,10 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 		else
 			v = v * 10 + d;
 	}
-	switch (*p) {
-	case 'k':
-	case 'K':
-		mult = 1ull << 10;
+	const char *unit = *p ? strchr(units, tolower((unsigned char)*p)) : NULL;
+	if (unit) {
+		mult = 1ull << (10 * (unit - units + 1));
 		p++;
-		break;
-	case 'm':
-	case 'M':
-		mult = 1ull << 20;
-		p++;
-		break;
-	case 'g':
-	case 'G':
-		mult = 1ull << 30;
-		p++;
-		break;
-	case 't':
-	case 'T':
-		mult = 1ull << 40;
-		p++;
-		break;
-	default:
-		break;
 	}
 	/* Accept "B" after a bare number and "B"/"iB" after a suffix. */
 	if (mult > 1 && p[0] == 'i' && p[1] == 'B')
@@ -142,6 +125,19 @@ bool nsb_path_is_clean_abs(const char *p)
 	}
 }
 
+const char *nsb_path_next(const char **s, size_t *ret_len)
+{
+	const char *c = *s;
+
+	while (*c == '/')
+		c++;
+	if (!*c)
+		return NULL;
+	*s = strchrnul(c, '/');
+	*ret_len = (size_t)(*s - c);
+	return c;
+}
+
 int nsb_path_normalize(const char *base, const char *p, char *out, size_t out_size)
 {
 	size_t len = 0;
@@ -156,16 +152,12 @@ int nsb_path_normalize(const char *base, const char *p, char *out, size_t out_si
 		const char *s = pass == 0 ? base : p;
 		if (pass == 0 && (!base || p[0] == '/'))
 			continue;
-		while (*s) {
-			while (*s == '/')
-				s++;
-			if (!*s)
-				break;
-			const char *end = strchrnul(s, '/');
-			size_t n = (size_t)(end - s);
-			if (n == 1 && s[0] == '.') {
+		const char *c;
+		size_t n;
+		while ((c = nsb_path_next(&s, &n))) {
+			if (n == 1 && c[0] == '.') {
 				/* nothing */
-			} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			} else if (n == 2 && c[0] == '.' && c[1] == '.') {
 				/* Lexical "..": drop the last component; "/.." is "/". */
 				while (len > 1 && out[len - 1] != '/')
 					len--;
@@ -178,11 +170,10 @@ int nsb_path_normalize(const char *base, const char *p, char *out, size_t out_si
 					return -ENAMETOOLONG;
 				if (len > 1)
 					out[len++] = '/';
-				memcpy(out + len, s, n);
+				memcpy(out + len, c, n);
 				len += n;
 				out[len] = '\0';
 			}
-			s = end;
 		}
 	}
 	return 0;

@@ -40,6 +40,10 @@ bool nsb_path_is_clean_abs(const char *p);
  */
 int nsb_path_normalize(const char *base, const char *p, char *out, size_t out_size);
 
+/* The next component of a slash-separated path at *s (slashes skipped), its
+ * length in *ret_len; *s moves past it.  NULL, *s untouched, at the end. */
+const char *nsb_path_next(const char **s, size_t *ret_len);
+
 /* True when path equals root or lies below it (component-wise). Both clean. */
 bool nsb_path_is_under(const char *path, const char *root);
 

@@ -17,21 +17,16 @@
 static bool stays_below(const char *rest)
 {
 	int depth = 0;
-	const char *s = rest;
-	while (*s) {
-		while (*s == '/')
-			s++;
-		if (!*s)
-			break;
-		const char *e = strchrnul(s, '/');
-		size_t n = (size_t)(e - s);
-		if (n == 2 && s[0] == '.' && s[1] == '.') {
+	const char *c;
+	size_t n;
+
+	while ((c = nsb_path_next(&rest, &n))) {
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
 			if (--depth < 0)
 				return false;
-		} else if (!(n == 1 && s[0] == '.')) {
+		} else if (!(n == 1 && c[0] == '.')) {
 			depth++;
 		}
-		s = e;
 	}
 	return true;
 }

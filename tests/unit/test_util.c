@@ -475,3 +475,23 @@ Test(util, env_get_matches_whole_names)
 	cr_expect(eq(str, nsb_env_get(env, "FOO=9", 3), "2"));
 	cr_expect(eq(ptr, nsb_env_get(NULL, "FOO", 3), NULL));
 }
+
+Test(util, path_next_skips_slashes_and_stops_at_the_end)
+{
+	const char *s = "//a/bc///d/", *c;
+	size_t n = 0;
+
+	c = nsb_path_next(&s, &n);
+	cr_assert(eq(sz, n, 1));
+	cr_expect(eq(int, strncmp(c, "a", n), 0));
+	c = nsb_path_next(&s, &n);
+	cr_assert(eq(sz, n, 2));
+	cr_expect(eq(int, strncmp(c, "bc", n), 0));
+	c = nsb_path_next(&s, &n);
+	cr_assert(eq(sz, n, 1));
+	cr_expect(eq(int, strncmp(c, "d", n), 0));
+	cr_expect(nsb_path_next(&s, &n) == NULL);
+	cr_expect(strcmp(s, "/") == 0, "%s", s);
+	s = "";
+	cr_expect(nsb_path_next(&s, &n) == NULL);
+}
