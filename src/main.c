@@ -101,12 +101,11 @@ int main(int argc, char *argv[])
 
 	nsb_run_init(&run, &cfg);
 	r = nsb_cli_parse(argc, argv, &cfg, &e);
-	if (r >= 0 && cfg.help) {
-		fputs(nsb_cli_usage, stdout);
-		return 0;
-	}
-	if (r >= 0 && cfg.version) {
-		printf("nsbox %s\n", NSB_VERSION);
+	if (r >= 0 && (cfg.help || cfg.version)) {
+		if (cfg.help)
+			fputs(nsb_cli_usage, stdout);
+		else
+			printf("nsbox %s\n", NSB_VERSION);
 		return 0;
 	}
 	/* A record can only go to an fd that is really there; a usage error

@@ -12,6 +12,7 @@
 
 #include "base/errname.h"
 #include "base/error.h"
+#include "core/namespaces.h"
 
 #define NSB_RECORD_SCHEMA 1
 
@@ -31,17 +32,6 @@ enum nsb_status {
 	NSB_STATUS_SETUP_FAILED,
 	NSB_STATUS_EXEC_FAILED,
 	NSB_STATUS_USAGE_ERROR,
-};
-
-/* Namespaces actually created, as a bit set. */
-enum {
-	NSB_NS_USER = 1 << 0,
-	NSB_NS_MOUNT = 1 << 1,
-	NSB_NS_PID = 1 << 2,
-	NSB_NS_NET = 1 << 3,
-	NSB_NS_IPC = 1 << 4,
-	NSB_NS_UTS = 1 << 5,
-	NSB_NS_CGROUP = 1 << 6,
 };
 
 struct nsb_denial {

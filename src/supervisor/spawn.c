@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "sandbox/init.h"
-#include "core/result.h"
+#include "core/namespaces.h"
 #include "supervisor/spawn.h"
 #include "supervisor/userns.h"
 
