@@ -43,5 +43,9 @@ incomment {
 /^[ \t]/ && sig != "" { next }
 /^$/ { sig = ""; why = 0; next }
 { sig = "" }
-END { exit bad }
+END {
+	if (!bad)
+		printf "check-funclen: no function over %d lines without a reason\n", max
+	exit bad
+}
 ' "$@"
