@@ -32,16 +32,16 @@ static int check_result_fd(int fd, struct nsb_error *e)
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0) {
-		nsb_error_set(e, nsb_negerrno(), "usage",
+		nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
 			      "--result-fd %d: not an open file descriptor", fd);
 		return nsb_error_hint(
 			e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
 	}
 	if ((fl & O_ACCMODE) == O_RDONLY)
-		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing",
-				      fd);
+		return nsb_error_setx(e, -EBADF, NSB_STAGE_USAGE,
+				      "--result-fd %d: not open for writing", fd);
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "usage",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
 				     "--result-fd %d: set close-on-exec", fd);
 	return 0;
 }
@@ -105,13 +105,13 @@ static int dispatch(struct nsb_run *run, int parsed, struct nsb_error *e, int64_
 	const struct nsb_config *cfg = run->cfg;
 
 	if (parsed < 0)
-		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, e);
+		nsb_run_fail(run, e);
 	else if (cfg->print_policy) {
 		/* A bad --policy is a usage error like in a run: message and record. */
 		if (nsb_front_policy(cfg, &run->front, e) == 0)
 			return nsb_policy_print(stdout, &run->front.policy) < 0 ? NSB_EXIT_NSBOX
 										: 0;
-		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, e);
+		nsb_run_fail(run, e);
 	} else if (!cfg->cmd_argv) {
 		/* --seccomp-export without a command: write the program and stop. */
 		if (nsb_run_export_only(run) == 0)

@@ -49,6 +49,43 @@ const char *nsb_status_name(enum nsb_status s)
 	return names[s];
 }
 
+enum nsb_status nsb_stage_status(enum nsb_stage s)
+{
+	/* Every stage is here (a unit test walks the enum): a missing one
+	 * would read as NSB_STATUS_EXITED. */
+	static const enum nsb_status status[NSB_STAGE_COUNT] = {
+		[NSB_STAGE_NONE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_USAGE] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_PLAN] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_POLICY] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_PROFILE] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_LIMITS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CGROUP] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_GATE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_SECCOMP] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CLONE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_USERNS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_SUPERVISE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_INIT] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_FDS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_SESSION] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_PTY] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_MOUNT] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_PIVOT_ROOT] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CHDIR] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_NET] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_HOSTNAME] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CAPS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_NO_NEW_PRIVS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_RESOLVE] = NSB_STATUS_EXEC_FAILED,
+		[NSB_STAGE_EXEC] = NSB_STATUS_EXEC_FAILED,
+	};
+
+	if ((unsigned)s >= ARRAY_SIZE(status))
+		return NSB_STATUS_SETUP_FAILED;
+	return status[s];
+}
+
 /* int64 fields use -1 (any negative) for "unknown". */
 static void put_opt_int(struct nsb_json *j, const char *key, int64_t v)
 {
@@ -93,7 +130,7 @@ static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
 static void put_setup_error(struct nsb_json *j, const struct nsb_error *e)
 {
 	nsb_json_begin_object(j);
-	put_array_str(j, "stage", e->stage, sizeof(e->stage));
+	put_str(j, "stage", nsb_stage_name(e->stage));
 	nsb_json_key(j, "errno");
 	nsb_json_int(j, e->err);
 	put_str(j, "errno_name", nsb_errno_name(e->err));

@@ -136,7 +136,7 @@ Test(policy, every_error_has_its_message)
 		int r = parse(bad_cases[i].text, &p, &e);
 		cr_expect(eq(int, r, -bad_cases[i].err), "case %zu", i);
 		expect_str_at(e.message, bad_cases[i].message, bad_cases[i].text);
-		expect_str_at(e.stage, "policy", "stage");
+		expect_str_at(nsb_stage_name(e.stage), "policy", "stage");
 		nsb_gate_policy_free(&p);
 	}
 }
