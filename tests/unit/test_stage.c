@@ -14,6 +14,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <criterion/redirect.h>
 
 #include "base/error.h"
 #include "core/result.h"
