@@ -281,7 +281,7 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 }
 
 int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
-			 const struct nsb_front *f, const struct nsb_bpf *bpf)
+			 const struct nsb_front *f, const struct nsb_bpf *bpf, struct nsb_error *e)
 {
 	_cleanup_(nsb_json_free) struct nsb_json j;
 	const struct nsb_gate_verdict *v = &f->verdict;
@@ -322,9 +322,9 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	nsb_json_newline(&j);
 	r = nsb_json_finish(&j, &buf, &len);
 	if (r < 0)
-		return r;
+		return nsb_error_set(e, r, NSB_STAGE_GATE, "--check: write the plan");
 	if (fwrite(buf, 1, len, out) != len || fflush(out) != 0)
-		return -EIO;
+		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--check: write the plan");
 	return 0;
 }
 

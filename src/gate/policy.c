@@ -223,7 +223,7 @@ int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struc
 	}
 }
 
-int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p)
+int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_error *e)
 {
 	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
 		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
@@ -242,6 +242,6 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p)
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		fprintf(out, "allow-path %s\n", p->allow_path[i]);
 	if (fflush(out) == EOF || ferror(out))
-		return -EIO;
+		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;
 }

@@ -18,7 +18,7 @@ static char *print(const struct nsb_gate_policy *p, size_t *ret_len)
 	FILE *f = open_memstream(&out, ret_len);
 	if (!f)
 		abort();
-	FUZZ_ASSERT(nsb_policy_print(f, p) == 0);
+	FUZZ_ASSERT(nsb_policy_print(f, p, NULL) == 0);
 	if (fclose(f) != 0)
 		abort();
 	return out;
