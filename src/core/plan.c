@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Config + host facts -> struct nsb_plan (mounts, environment, cwd, argv).  Pure (supervisor). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,12 +413,12 @@ static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, st
 	return 0;
 }
 
-int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
-		   struct nsb_error *e)
+/* The steps of nsb_plan_build, into a zeroed p; on failure p owns nothing. */
+static int plan_build_into(const struct nsb_config *c, const struct nsb_facts *f,
+			   struct nsb_plan *p, struct nsb_error *e)
 {
 	int r;
 
-	memset(p, 0, sizeof(*p));
 	if (!c->cmd_argv || c->cmd_argc < 1)
 		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN, "no command to plan for");
 	plan_scalars(c, f, p);
@@ -442,6 +443,33 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		nsb_plan_free(p);
 		return r;
 	}
+	return 0;
+}
+
+int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *ret,
+		   struct nsb_error *e)
+{
+	/* Built aside and copied only on success, so a failure leaves *ret as
+	 * it was.  calloc: at this size a fresh zeroed mapping, whose pages
+	 * are only touched where the plan writes; and only what the plan
+	 * holds is copied (the ops in use, then every member after the
+	 * array), so the 1.4 MB of unused entries are never touched: the
+	 * entries of *ret past n_ops are unspecified. */
+	_cleanup_free_ struct nsb_plan *p = calloc(1, sizeof(*p));
+	const size_t tail = offsetof(struct nsb_plan, n_ops);
+	int r;
+
+	_Static_assert(offsetof(struct nsb_plan, ops) == 0 &&
+			       offsetof(struct nsb_plan, n_ops) == sizeof(p->ops),
+		       "the plan opens with its ops array, then n_ops");
+	if (!p)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the sandbox");
+	r = plan_build_into(c, f, p, e);
+	if (r < 0)
+		return r;
+	/* The owned envp strings and argv move with the copy. */
+	memcpy(ret->ops, p->ops, p->n_ops * sizeof(p->ops[0]));
+	memcpy((char *)ret + tail, (const char *)p + tail, sizeof(*p) - tail);
 	return 0;
 }
 

@@ -770,6 +770,24 @@ Test(plan, env_name_unset_is_refused_with_hint)
 	cr_expect(eq(ptr, pl.envp[0], NULL));
 }
 
+/* The plan is written only on success: a failure late in the build (the
+ * mounts and the first variables done) leaves the previous plan whole. */
+Test(plan, a_failed_build_leaves_the_plan_untouched)
+{
+	cr_assert(eq(int, build(), 0));
+	struct nsb_plan *before = malloc(sizeof(*before));
+	cr_assert(before != NULL);
+	memcpy(before, &pl, sizeof(pl));
+
+	add_bind(NSB_MOUNT_RO, "/srv/a", NULL, "/srv/a", true);
+	cfg.env[cfg.n_env++] = "MODE=fast";
+	cfg.env[cfg.n_env++] = "NOPE";
+	cr_assert(eq(int, build(), -ENOENT));
+	cr_expect(memcmp(before, &pl, sizeof(pl)) == 0, "the failed build changed the plan");
+	cr_expect(eq(str, pl.argv[0], cmd[0]));
+	free(before);
+}
+
 Test(plan, env_name_needs_an_exact_match)
 {
 	/* "LC_NOEQUALS" has no '=' and "LANG" is only a prefix of "LANGX". */
