@@ -19,7 +19,7 @@
 #define NSB_ERR_HINT_MAX    1024
 
 struct nsb_error {
-	int err;			   /* positive errno; 0 when no error was set */
+	int err;			   /* the record's errno: positive; 0 when none was set */
 	enum nsb_stage stage;		   /* NSB_STAGE_NONE when no error was set */
 	char message[NSB_ERR_MESSAGE_MAX]; /* "<what> '<path>': <why>", no "nsbox:" prefix */
 	char hint[NSB_ERR_HINT_MAX];	   /* empty when there is none */
@@ -28,7 +28,7 @@ struct nsb_error {
 _Static_assert(sizeof(struct nsb_error) <= PIPE_BUF, "nsb_error must fit one atomic pipe write");
 
 /*
- * Record an error; returns -|err| (or -EIO when err is 0) so a call site is one
+ * Record an error; returns err (or -EIO when err is 0) so a call site is one
  * line: return nsb_error_set(e, r, NSB_STAGE_MOUNT, "bind-mount '%s'", src);
  * err is a negative errno (-EINVAL, -errno, a callee's r), or 0 for -EIO.  A
  * positive err is a bug at the call site: it fails an assert (never compiled
