@@ -56,10 +56,10 @@ static int report(struct nsb_result *res, int result_fd, int64_t start)
 /* --check: the plan and the gate's verdict on stdout; nothing is created. */
 static int print_check(struct nsb_run *run)
 {
-	int r = nsb_front_print_plan(stdout, run->cfg, &run->plan, &run->front, &run->bpf);
+	struct nsb_error e = {0};
 
-	if (r < 0) {
-		fprintf(stderr, "nsbox: --check: write the plan: %s\n", strerror(-r));
+	if (nsb_front_print_plan(stdout, run->cfg, &run->plan, &run->front, &run->bpf, &e) < 0) {
+		fprintf(stderr, "nsbox: %s\n", e.message);
 		return NSB_EXIT_NSBOX;
 	}
 	return run->front.verdict.allowed ? 0 : NSB_EXIT_DENIED;
@@ -71,13 +71,16 @@ static int dispatch(struct nsb_run *run, int parsed, struct nsb_error *e, int64_
 	const struct nsb_config *cfg = run->cfg;
 
 	if (parsed < 0)
-		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, e);
+		nsb_run_fail(run, e);
 	else if (cfg->print_policy) {
 		/* A bad --policy is a usage error like in a run: message and record. */
-		if (nsb_front_policy(cfg, &run->front, e) == 0)
-			return nsb_policy_print(stdout, &run->front.policy) < 0 ? NSB_EXIT_NSBOX
-										: 0;
-		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, e);
+		if (nsb_front_policy(cfg, &run->front, e) == 0) {
+			if (nsb_policy_print(stdout, &run->front.policy, e) == 0)
+				return 0;
+			fprintf(stderr, "nsbox: %s\n", e->message);
+			return NSB_EXIT_NSBOX;
+		}
+		nsb_run_fail(run, e);
 	} else if (!cfg->cmd_argv) {
 		/* --seccomp-export without a command: write the program and stop. */
 		if (nsb_run_export_only(run) == 0)

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The error contract (error.h): filling a struct nsb_error; any process. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/error.h"
 
-static _printf_(6, 0) int error_vset(struct nsb_error *e, int err, const char *stage,
+static _printf_(6, 0) int error_vset(struct nsb_error *e, int err, enum nsb_stage stage,
 				     int with_errno, const char *where, const char *fmt, va_list ap)
 {
-	if (err < 0)
-		err = -err;
+	/* One sign: a positive errno here means a call site was not converted. */
+	assert(err <= 0);
+	err = -err;
 	if (err == 0)
 		err = EIO;
 	if (!e)
 		return -err;
 
 	e->err = err;
-	snprintf(e->stage, sizeof(e->stage), "%s", stage ? stage : "");
+	e->stage = stage;
 	size_t at = 0;
 	if (where) {
 		/* "WHERE: " then the text: cut as one string would be. */
@@ -33,7 +35,7 @@ static _printf_(6, 0) int error_vset(struct nsb_error *e, int err, const char *s
 	return -err;
 }
 
-int nsb_error_set(struct nsb_error *e, int err, const char *stage, const char *fmt, ...)
+int nsb_error_set(struct nsb_error *e, int err, enum nsb_stage stage, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -42,7 +44,7 @@ int nsb_error_set(struct nsb_error *e, int err, const char *stage, const char *f
 	return r;
 }
 
-int nsb_error_setx(struct nsb_error *e, int err, const char *stage, const char *fmt, ...)
+int nsb_error_setx(struct nsb_error *e, int err, enum nsb_stage stage, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -51,7 +53,7 @@ int nsb_error_setx(struct nsb_error *e, int err, const char *stage, const char *
 	return r;
 }
 
-int nsb_error_vsetx(struct nsb_error *e, int err, const char *stage, const char *where,
+int nsb_error_vsetx(struct nsb_error *e, int err, enum nsb_stage stage, const char *where,
 		    const char *fmt, va_list ap)
 {
 	return error_vset(e, err, stage, 0, where, fmt, ap);

@@ -35,13 +35,13 @@ static void build_long_options(struct option *lo)
 static int unknown_option(struct nsb_error *e, const char *name)
 {
 	if (optopt >= CLI_VAL_BASE && optopt < CLI_VAL_BASE + (int)NSB_CLI_N_OPTIONS)
-		return nsb_cli_usage_err(e, EINVAL, "see nsbox --help",
+		return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help",
 					 "option '%s' takes no value",
 					 nsb_cli_options[optopt - CLI_VAL_BASE].name);
 	if (optopt > 0 && optopt < CLI_VAL_BASE)
-		return nsb_cli_usage_err(e, EINVAL, "see nsbox --help", "unknown option '-%c'",
+		return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help", "unknown option '-%c'",
 					 optopt);
-	return nsb_cli_usage_err(e, EINVAL, "see nsbox --help", "unknown option '%s'", name);
+	return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help", "unknown option '%s'", name);
 }
 
 /*
@@ -58,7 +58,7 @@ static int check_spelled_out(const struct nsb_cli_option *o, char *const *argv, 
 	if (o->metavar && optind >= 2 && optarg == argv[optind - 1])
 		tok = argv[optind - 2];
 	if (strncmp(tok, o->name, n) != 0 || (tok[n] != '\0' && tok[n] != '='))
-		return nsb_cli_usage_err(e, EINVAL, "spell options out in full",
+		return nsb_cli_usage_err(e, -EINVAL, "spell options out in full",
 					 "option '%s' is abbreviated (did you mean '%s'?)", tok,
 					 o->name);
 	return 0;
@@ -70,14 +70,14 @@ static int check_argv_bounds(int argc, char *const *argv, struct nsb_error *e)
 	size_t total = 0;
 
 	if (argc > NSB_MAX_ARGS)
-		return nsb_cli_usage_err(e, E2BIG,
+		return nsb_cli_usage_err(e, -E2BIG,
 					 "pass large inputs in a file under an --ro directory",
 					 "too many arguments (%d; at most %d)", argc, NSB_MAX_ARGS);
 	for (int i = 0; i < argc; i++) {
 		total += strlen(argv[i]) + 1;
 		if (total > NSB_MAX_ARGV_BYTES)
 			return nsb_cli_usage_err(
-				e, E2BIG, "pass large inputs in a file under an --ro directory",
+				e, -E2BIG, "pass large inputs in a file under an --ro directory",
 				"arguments too large (more than %u bytes)", NSB_MAX_ARGV_BYTES);
 	}
 	return 0;
@@ -94,21 +94,21 @@ static int finish(int argc, char *const *argv, const struct nsb_cli_state *s, st
 	}
 	if (c->capture && c->max_output > NSB_MAX_CAPTURE)
 		return nsb_cli_usage_err(
-			e, E2BIG,
+			e, -E2BIG,
 			"captured output goes into the record: use at most --max-output 64M with --capture",
 			"--max-output '%s': too large for --capture",
 			s->max_output_arg ? s->max_output_arg : "");
 	if (c->project && c->no_project)
-		return nsb_cli_usage_err(e, EINVAL, NULL,
+		return nsb_cli_usage_err(e, -EINVAL, NULL,
 					 "--project and --no-project cannot be combined");
 	/* --seccomp-export and --print-policy need no command. */
 	if (optind >= argc && (c->seccomp_export || c->print_policy))
 		return 0;
 	if (optind >= argc)
-		return nsb_cli_usage_err(e, EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",
+		return nsb_cli_usage_err(e, -EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",
 					 "no command given");
 	if (!*argv[optind])
-		return nsb_cli_usage_err(e, EINVAL, NULL, "the command name is empty");
+		return nsb_cli_usage_err(e, -EINVAL, NULL, "the command name is empty");
 	c->cmd_argv = argv + optind;
 	c->cmd_argc = argc - optind;
 	return 0;
@@ -137,7 +137,7 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 		const struct nsb_cli_option *o;
 
 		if (opt == ':')
-			return nsb_cli_usage_err(e, EINVAL, "see nsbox --help",
+			return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help",
 						 "option '%s' needs a value", name);
 		if (opt < CLI_VAL_BASE)
 			return unknown_option(e, name);

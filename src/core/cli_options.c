@@ -77,7 +77,7 @@ int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char
 	int r;
 
 	va_start(ap, fmt);
-	r = nsb_error_vsetx(e, err, "usage", NULL, fmt, ap);
+	r = nsb_error_vsetx(e, err, NSB_STAGE_USAGE, NULL, fmt, ap);
 	va_end(ap);
 	if (hint)
 		nsb_error_hint(e, "%s", hint);
@@ -102,7 +102,7 @@ static int set_path(const struct nsb_cli_option *o, const char *arg, struct nsb_
 		    struct nsb_error *e)
 {
 	if (!*arg || strlen(arg) > NSB_MAX_PATH)
-		return nsb_cli_usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+		return nsb_cli_usage_err(e, -EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
 	*(const char **)field_of(o, s) = arg;
 	return 0;
 }
@@ -111,7 +111,7 @@ static int set_abs_path(const struct nsb_cli_option *o, const char *arg, struct 
 			struct nsb_error *e)
 {
 	if (strlen(arg) > NSB_MAX_PATH || !nsb_path_is_clean_abs(arg))
-		return nsb_cli_usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+		return nsb_cli_usage_err(e, -EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
 	*(const char **)field_of(o, s) = arg;
 	return 0;
 }
@@ -123,7 +123,7 @@ static int set_number(const struct nsb_cli_option *o, const char *arg, struct ns
 	uint64_t *v = field_of(o, s);
 
 	if (parse(arg, o->max, v) < 0 || *v < o->min)
-		return nsb_cli_usage_err(e, EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
+		return nsb_cli_usage_err(e, -EINVAL, o->hint, "%s '%s': %s", o->name, arg, o->what);
 	return 0;
 }
 
@@ -146,20 +146,20 @@ static int check_dest(const char *opt, const char *dest, struct nsb_error *e)
 {
 	if (dest[0] != '/')
 		return nsb_cli_usage_err(
-			e, EINVAL,
+			e, -EINVAL,
 			"DEST is where the path appears inside the sandbox; write it as an absolute path such as /data",
 			"%s: destination '%s' is not an absolute path", opt, dest);
 	if (strlen(dest) > NSB_MAX_PATH)
-		return nsb_cli_usage_err(e, ENAMETOOLONG, NULL,
+		return nsb_cli_usage_err(e, -ENAMETOOLONG, NULL,
 					 "%s: destination is longer than %d bytes", opt,
 					 NSB_MAX_PATH);
 	if (!nsb_path_is_clean_abs(dest))
 		return nsb_cli_usage_err(
-			e, EINVAL, "write DEST without '.', '..', '//' or a trailing '/'",
+			e, -EINVAL, "write DEST without '.', '..', '//' or a trailing '/'",
 			"%s: destination '%s' is not a normalized path", opt, dest);
 	if (strcmp(dest, "/") == 0 || nsb_path_is_under(dest, "/proc") ||
 	    nsb_path_is_under(dest, "/dev"))
-		return nsb_cli_usage_err(e, EINVAL,
+		return nsb_cli_usage_err(e, -EINVAL,
 					 "choose a destination outside /, /proc and /dev",
 					 "%s: destination '%s' is reserved by nsbox", opt, dest);
 	return 0;
@@ -174,9 +174,9 @@ static int parse_tmpfs(struct nsb_mount_arg *m, const char *opt, const char *arg
 	int r;
 
 	if (n == 0)
-		return nsb_cli_usage_err(e, EINVAL, NULL, "%s: empty destination", opt);
+		return nsb_cli_usage_err(e, -EINVAL, NULL, "%s: empty destination", opt);
 	if (n > NSB_MAX_PATH)
-		return nsb_cli_usage_err(e, ENAMETOOLONG, NULL,
+		return nsb_cli_usage_err(e, -ENAMETOOLONG, NULL,
 					 "%s: destination is longer than %d bytes", opt,
 					 NSB_MAX_PATH);
 	memcpy(m->dest_buf, arg, n);
@@ -190,7 +190,7 @@ static int parse_tmpfs(struct nsb_mount_arg *m, const char *opt, const char *arg
 		r = nsb_parse_size(colon + 1, NSB_MAX_TMPFS_SIZE, &m->size);
 		if (r < 0 || m->size == 0)
 			return nsb_cli_usage_err(
-				e, EINVAL,
+				e, -EINVAL,
 				"SIZE is bytes with an optional k, M or G suffix, at most 64G",
 				"%s: invalid size '%s'", opt, colon + 1);
 	}
@@ -206,15 +206,15 @@ static int parse_bind(struct nsb_mount_arg *m, const char *opt, const char *arg,
 	m->src = arg;
 	m->src_len = colon ? (size_t)(colon - arg) : strlen(arg);
 	if (m->src_len == 0)
-		return nsb_cli_usage_err(e, EINVAL, NULL, "%s '%s': empty source path", opt, arg);
+		return nsb_cli_usage_err(e, -EINVAL, NULL, "%s '%s': empty source path", opt, arg);
 	if (m->src_len > NSB_MAX_PATH)
-		return nsb_cli_usage_err(e, ENAMETOOLONG, NULL,
+		return nsb_cli_usage_err(e, -ENAMETOOLONG, NULL,
 					 "%s: source path is longer than %d bytes", opt,
 					 NSB_MAX_PATH);
 	if (colon) {
 		m->dest = colon + 1;
 		if (!*m->dest)
-			return nsb_cli_usage_err(e, EINVAL, NULL,
+			return nsb_cli_usage_err(e, -EINVAL, NULL,
 						 "%s '%s': empty destination after ':'", opt, arg);
 		return check_dest(opt, m->dest, e);
 	}
@@ -232,7 +232,7 @@ static int add_mount(const struct nsb_cli_option *o, const char *arg, struct nsb
 
 	if (c->n_mounts >= NSB_MAX_MOUNTS)
 		return nsb_cli_usage_err(
-			e, E2BIG, "merge binds: bind a common parent directory instead",
+			e, -E2BIG, "merge binds: bind a common parent directory instead",
 			"%s '%s': too many mounts (at most %d --ro, --rw and --tmpfs in total)",
 			o->name, arg, NSB_MAX_MOUNTS);
 	m = &c->mounts[c->n_mounts];
@@ -256,9 +256,9 @@ static int set_project(const struct nsb_cli_option *o, const char *arg, struct n
 		       struct nsb_error *e)
 {
 	if (!*arg)
-		return nsb_cli_usage_err(e, EINVAL, NULL, "--project: empty path");
+		return nsb_cli_usage_err(e, -EINVAL, NULL, "--project: empty path");
 	if (strlen(arg) > NSB_MAX_PATH)
-		return nsb_cli_usage_err(e, ENAMETOOLONG, NULL,
+		return nsb_cli_usage_err(e, -ENAMETOOLONG, NULL,
 					 "--project: path is longer than %d bytes", NSB_MAX_PATH);
 	s->c->project = arg;
 	return 0;
@@ -288,10 +288,10 @@ static int add_env(const struct nsb_cli_option *o, const char *arg, struct nsb_c
 
 	if (!env_name_valid(arg, n))
 		return nsb_cli_usage_err(
-			e, EINVAL, "NAME is letters, digits and '_', not starting with a digit",
+			e, -EINVAL, "NAME is letters, digits and '_', not starting with a digit",
 			"--env '%s': invalid variable name", arg);
 	if (c->n_env >= NSB_MAX_ENV)
-		return nsb_cli_usage_err(e, E2BIG, NULL,
+		return nsb_cli_usage_err(e, -E2BIG, NULL,
 					 "--env '%s': too many --env options (at most %d)", arg,
 					 NSB_MAX_ENV);
 	c->env[c->n_env++] = arg;
@@ -317,7 +317,7 @@ static int set_hostname(const struct nsb_cli_option *o, const char *arg, struct 
 			struct nsb_error *e)
 {
 	if (!hostname_valid(arg))
-		return nsb_cli_usage_err(e, EINVAL, "use 1-64 letters, digits, '-' and '.'",
+		return nsb_cli_usage_err(e, -EINVAL, "use 1-64 letters, digits, '-' and '.'",
 					 "--hostname '%s': invalid hostname", arg);
 	s->c->hostname = arg;
 	return 0;
@@ -348,7 +348,7 @@ static int set_pids(const struct nsb_cli_option *o, const char *arg, struct nsb_
 	}
 	if (nsb_parse_uint(arg, NSB_MAX_PIDS, &c->pids) < 0 || c->pids < 2)
 		return nsb_cli_usage_err(
-			e, EINVAL,
+			e, -EINVAL,
 			"N counts nsbox's init too: at least 2, at most 4194304; 'unlimited' lifts the default",
 			"--pids '%s': invalid number of processes", arg);
 	return 0;
@@ -371,11 +371,11 @@ static int add_exec_name(const struct nsb_cli_option *o, const char *arg, const 
 			 size_t *n, struct nsb_error *e)
 {
 	if (!*arg || strlen(arg) > 255 || strchr(arg, '/'))
-		return nsb_cli_usage_err(e, EINVAL,
+		return nsb_cli_usage_err(e, -EINVAL,
 					 "NAME is a command's base name such as rm, without '/'",
 					 "%s '%s': invalid command name", o->name, arg);
 	if (*n >= NSB_MAX_GATE_OPTS)
-		return nsb_cli_usage_err(e, E2BIG, "keep long lists in a --policy file",
+		return nsb_cli_usage_err(e, -E2BIG, "keep long lists in a --policy file",
 					 "%s '%s': too many (at most %d)", o->name, arg,
 					 NSB_MAX_GATE_OPTS);
 	list[(*n)++] = arg;
@@ -400,11 +400,11 @@ static int add_allow_path(const struct nsb_cli_option *o, const char *arg, struc
 	struct nsb_config *c = s->c;
 
 	if (!*arg || strlen(arg) > NSB_MAX_PATH)
-		return nsb_cli_usage_err(e, EINVAL, NULL, "--allow-path '%s': invalid directory",
+		return nsb_cli_usage_err(e, -EINVAL, NULL, "--allow-path '%s': invalid directory",
 					 arg);
 	if (c->n_allow_path >= NSB_MAX_GATE_PATHS)
 		return nsb_cli_usage_err(
-			e, E2BIG, "bind and allow a common parent directory instead",
+			e, -E2BIG, "bind and allow a common parent directory instead",
 			"--allow-path '%s': too many (at most %d)", arg, NSB_MAX_GATE_PATHS);
 	c->allow_path[c->n_allow_path++] = arg;
 	return 0;
@@ -416,11 +416,11 @@ static int set_result_fd(const struct nsb_cli_option *o, const char *arg, struct
 	uint64_t fd;
 
 	if (nsb_parse_uint(arg, INT_MAX, &fd) < 0)
-		return nsb_cli_usage_err(e, EINVAL, NULL,
+		return nsb_cli_usage_err(e, -EINVAL, NULL,
 					 "--result-fd '%s': not a file descriptor number", arg);
 	if (fd <= 2)
 		return nsb_cli_usage_err(
-			e, EINVAL,
+			e, -EINVAL,
 			"open another descriptor for the record, e.g. 3>record.json with --result-fd 3",
 			"--result-fd %s: descriptors 0-2 belong to the command", arg);
 	s->c->result_fd = (int)fd;

@@ -55,6 +55,7 @@ struct nsb_cli_option {
 #define NSB_CLI_N_OPTIONS 34
 extern const struct nsb_cli_option nsb_cli_options[];
 
-/* Fill e (stage "usage") with the message and the hint (or none); returns -err. */
+/* Fill e (stage "usage") with the message and the hint (or none); err is a
+ * negative errno, returned. */
 int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
 	_printf_(4, 5);

@@ -72,7 +72,7 @@ static int cpu_quota(uint64_t cpus_milli, uint64_t *ret_quota_us, struct nsb_err
 		 cpus_milli % 1000);
 	r = nsb_cgroup_cpus_to_quota(fraction, NSB_CGROUP_PERIOD_US_DEFAULT, ret_quota_us);
 	if (r < 0)
-		return nsb_error_setx(e, -r, "limits", "--cpus %s: no cpu.max quota for it",
+		return nsb_error_setx(e, r, NSB_STAGE_LIMITS, "--cpus %s: no cpu.max quota for it",
 				      fraction);
 	return 0;
 }
@@ -111,7 +111,7 @@ int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *
 	}
 
 	if (wanted && c->require_cgroup) {
-		nsb_error_setx(e, EOPNOTSUPP, "limits",
+		nsb_error_setx(e, -EOPNOTSUPP, NSB_STAGE_LIMITS,
 			       "--require-cgroup: limits cannot be enforced by cgroup v2: %s", why);
 		return nsb_error_hint(
 			e,
@@ -119,7 +119,7 @@ int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *
 	}
 	if (c->cpus_milli) {
 		nsb_error_setx(
-			e, EOPNOTSUPP, "limits",
+			e, -EOPNOTSUPP, NSB_STAGE_LIMITS,
 			"--cpus needs the cgroup v2 cpu controller, and there is no rlimit for CPU bandwidth: %s",
 			why);
 		return nsb_error_hint(
@@ -133,7 +133,7 @@ int nsb_limits_decide(const struct nsb_config *c, const struct nsb_limits_host *
 	 */
 	if (pids && h->uid == 0) {
 		nsb_error_setx(
-			e, EOPNOTSUPP, "limits",
+			e, -EOPNOTSUPP, NSB_STAGE_LIMITS,
 			"--pids cannot be enforced for uid 0 without cgroup v2 (the kernel does not apply RLIMIT_NPROC to root): %s",
 			why);
 		return nsb_error_hint(

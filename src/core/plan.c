@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Config + host facts -> struct nsb_plan (mounts, environment, cwd, argv).  Pure (supervisor). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +41,17 @@ static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind
 	struct nsb_mount_op *op;
 
 	if (p->n_ops >= NSB_MAX_OPS)
-		return nsb_error_setx(e, E2BIG, "plan", "too many mounts in the plan (at most %d)",
-				      NSB_MAX_OPS);
+		return nsb_error_setx(e, -E2BIG, NSB_STAGE_PLAN,
+				      "too many mounts in the plan (at most %d)", NSB_MAX_OPS);
 	op = &p->ops[p->n_ops];
 	memset(op, 0, sizeof(*op));
 	op->kind = kind;
 	if (src && nsb_snprintf(op->src, sizeof(op->src), "%s", src) < 0)
-		return nsb_error_setx(e, ENAMETOOLONG, "plan", "path '%s' is too long", src);
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PLAN, "path '%s' is too long",
+				      src);
 	if (nsb_snprintf(op->dest, sizeof(op->dest), "%s", dest) < 0)
-		return nsb_error_setx(e, ENAMETOOLONG, "plan", "path '%s' is too long", dest);
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PLAN, "path '%s' is too long",
+				      dest);
 	op->readonly = ro;
 	op->optional = optional;
 	op->argv_index = -1;
@@ -65,7 +68,7 @@ static int env_set(struct nsb_plan *p, const char *name, size_t name_len, const 
 
 	s = malloc(name_len + 1 + vlen + 1);
 	if (!s)
-		return nsb_error_set(e, ENOMEM, "plan", "build the environment");
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "build the environment");
 	memcpy(s, name, name_len);
 	s[name_len] = '=';
 	memcpy(s + name_len + 1, value, vlen + 1);
@@ -79,7 +82,7 @@ static int env_set(struct nsb_plan *p, const char *name, size_t name_len, const 
 	}
 	if (p->n_envp >= NSB_MAX_ENVP) {
 		free(s);
-		return nsb_error_setx(e, E2BIG, "plan",
+		return nsb_error_setx(e, -E2BIG, NSB_STAGE_PLAN,
 				      "too many environment variables (at most %d)", NSB_MAX_ENVP);
 	}
 	p->envp[p->n_envp++] = s;
@@ -126,7 +129,7 @@ static int build_env(const struct nsb_config *c, const struct nsb_facts *f, stru
 		} else {
 			const char *v = nsb_env_get(f->environ, s, strlen(s));
 			if (!v) {
-				nsb_error_setx(e, ENOENT, "plan",
+				nsb_error_setx(e, -ENOENT, NSB_STAGE_PLAN,
 					       "--env '%s': not set in the caller's environment",
 					       s);
 				return nsb_error_hint(e, "pass a value explicitly: --env %s=VALUE",
@@ -156,7 +159,7 @@ static int copy_argv(const struct nsb_config *c, struct nsb_plan *p, struct nsb_
 		bytes += strlen(c->cmd_argv[i]) + 1;
 	v = malloc((n + 1) * sizeof(*v) + bytes);
 	if (!v)
-		return nsb_error_set(e, ENOMEM, "plan", "copy the command");
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "copy the command");
 	s = (char *)(v + n + 1);
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(c->cmd_argv[i]) + 1;
@@ -211,12 +214,12 @@ static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, s
 		return 0;
 	proj = c->project ? f->project_real : f->cwd;
 	if (!proj)
-		return nsb_error_setx(e, EINVAL, "plan", "the project root is unknown");
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN, "the project root is unknown");
 	/* Only the implicit default is refused: an explicit --project
 	 * is the caller's informed choice. */
 	if (!c->project && strcmp(proj, "/") == 0) {
 		nsb_error_setx(
-			e, EPERM, "plan",
+			e, -EPERM, NSB_STAGE_PLAN,
 			"refusing to expose '/' as the project root (the current directory)");
 		return nsb_error_hint(
 			e,
@@ -224,7 +227,7 @@ static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, s
 	}
 	if (!c->project && f->home && strcmp(proj, f->home) == 0) {
 		nsb_error_setx(
-			e, EPERM, "plan",
+			e, -EPERM, NSB_STAGE_PLAN,
 			"refusing to expose the home directory '%s' as the project root (the current directory)",
 			proj);
 		return nsb_error_hint(
@@ -232,7 +235,7 @@ static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, s
 			"run nsbox from the project's directory, or pass --project DIR or --no-project");
 	}
 	if (nsb_snprintf(p->project, sizeof(p->project), "%s", proj) < 0)
-		return nsb_error_setx(e, ENAMETOOLONG, "plan", "project path is too long");
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PLAN, "project path is too long");
 	return 0;
 }
 
@@ -284,7 +287,7 @@ static int plan_project_bind(struct nsb_plan *p, struct nsb_error *e)
 	p->ops[p->n_ops - 1].src_is_dir = true;
 	if (nsb_path_depth(p->project) == 0 || strcmp(p->project, "/usr") == 0 ||
 	    nsb_path_is_under(p->project, "/proc") || nsb_path_is_under(p->project, "/dev")) {
-		nsb_error_setx(e, EINVAL, "plan", "project root '%s' is reserved by nsbox",
+		nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN, "project root '%s' is reserved by nsbox",
 			       p->project);
 		return nsb_error_hint(
 			e, "pass --project DIR with a directory of your own, or --no-project");
@@ -302,13 +305,14 @@ static int plan_bind_arg(const struct nsb_config *c, const struct nsb_facts *f, 
 	int r;
 
 	if (!real)
-		return nsb_error_setx(e, EINVAL, "plan", "source of argument %d is unresolved",
-				      m->argv_index);
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN,
+				      "source of argument %d is unresolved", m->argv_index);
 	if (!m->dest && (nsb_path_depth(real) == 0 || nsb_path_is_under(real, "/proc") ||
 			 nsb_path_is_under(real, "/dev"))) {
-		nsb_error_setx(
-			e, EINVAL, "plan", "%s '%.*s': its real path '%s' is reserved by nsbox",
-			m->kind == NSB_MOUNT_RO ? "--ro" : "--rw", (int)m->src_len, m->src, real);
+		nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN,
+			       "%s '%.*s': its real path '%s' is reserved by nsbox",
+			       m->kind == NSB_MOUNT_RO ? "--ro" : "--rw", (int)m->src_len, m->src,
+			       real);
 		return nsb_error_hint(e,
 				      "bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
 				      (int)m->src_len, m->src);
@@ -355,7 +359,7 @@ static int check_destinations(const struct nsb_plan *p, size_t first_user, struc
 	for (size_t i = first_user; i < p->n_ops; i++)
 		for (size_t j = first_user; j < i; j++)
 			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
-				nsb_error_setx(e, EEXIST, "plan",
+				nsb_error_setx(e, -EEXIST, NSB_STAGE_PLAN,
 					       "destination '%s' is mounted twice", p->ops[i].dest);
 				return nsb_error_hint(
 					e, "give each --ro, --rw and --tmpfs its own destination");
@@ -364,7 +368,7 @@ static int check_destinations(const struct nsb_plan *p, size_t first_user, struc
 	for (size_t i = first_user; i < p->n_ops; i++)
 		for (size_t j = 0; j < first_user; j++)
 			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
-				nsb_error_setx(e, EEXIST, "plan",
+				nsb_error_setx(e, -EEXIST, NSB_STAGE_PLAN,
 					       "destination '%s' is part of the system view",
 					       p->ops[i].dest);
 				return nsb_error_hint(e,
@@ -399,14 +403,14 @@ static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, st
 	return 0;
 }
 
-int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
-		   struct nsb_error *e)
+/* The steps of nsb_plan_build, into a zeroed p; on failure p owns nothing. */
+static int plan_build_into(const struct nsb_config *c, const struct nsb_facts *f,
+			   struct nsb_plan *p, struct nsb_error *e)
 {
 	int r;
 
-	memset(p, 0, sizeof(*p));
 	if (!c->cmd_argv || c->cmd_argc < 1)
-		return nsb_error_setx(e, EINVAL, "plan", "no command to plan for");
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN, "no command to plan for");
 	plan_scalars(c, f, p);
 	r = plan_project(c, f, p, e);
 	if (r < 0)
@@ -429,6 +433,33 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		nsb_plan_free(p);
 		return r;
 	}
+	return 0;
+}
+
+int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *ret,
+		   struct nsb_error *e)
+{
+	/* Built aside and copied only on success, so a failure leaves *ret as
+	 * it was.  calloc: at this size a fresh zeroed mapping, whose pages
+	 * are only touched where the plan writes; and only what the plan
+	 * holds is copied (the ops in use, then every member after the
+	 * array), so the 1.4 MB of unused entries are never touched: the
+	 * entries of *ret past n_ops are unspecified. */
+	_cleanup_free_ struct nsb_plan *p = calloc(1, sizeof(*p));
+	const size_t tail = offsetof(struct nsb_plan, n_ops);
+	int r;
+
+	_Static_assert(offsetof(struct nsb_plan, ops) == 0 &&
+			       offsetof(struct nsb_plan, n_ops) == sizeof(p->ops),
+		       "the plan opens with its ops array, then n_ops");
+	if (!p)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the sandbox");
+	r = plan_build_into(c, f, p, e);
+	if (r < 0)
+		return r;
+	/* The owned envp strings and argv move with the copy. */
+	memcpy(ret->ops, p->ops, p->n_ops * sizeof(p->ops[0]));
+	memcpy((char *)ret + tail, (const char *)p + tail, sizeof(*p) - tail);
 	return 0;
 }
 

@@ -87,7 +87,8 @@ struct nsb_plan {
 };
 
 /*
- * Build the plan.  Pure: only reads c and f.  Errors (stage "plan"): the
+ * Build the plan into *ret, which is written only on success (free it with
+ * nsb_plan_free; entries of ops past n_ops are unspecified).  Pure: only reads c and f.  Errors (stage "plan"): the
  * project root is / or $HOME, a destination is used twice, an --env NAME is
  * not set in the caller's environment, too many entries.
  */

@@ -50,6 +50,43 @@ const char *nsb_status_name(enum nsb_status s)
 	return names[s];
 }
 
+enum nsb_status nsb_stage_status(enum nsb_stage s)
+{
+	/* Every stage is here (a unit test walks the enum): a missing one
+	 * would read as NSB_STATUS_EXITED. */
+	static const enum nsb_status status[NSB_STAGE_COUNT] = {
+		[NSB_STAGE_NONE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_USAGE] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_PLAN] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_POLICY] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_PROFILE] = NSB_STATUS_USAGE_ERROR,
+		[NSB_STAGE_LIMITS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CGROUP] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_GATE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_SECCOMP] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CLONE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_USERNS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_SUPERVISE] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_INIT] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_FDS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_SESSION] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_PTY] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_MOUNT] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_PIVOT_ROOT] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CHDIR] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_NET] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_HOSTNAME] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_CAPS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_NO_NEW_PRIVS] = NSB_STATUS_SETUP_FAILED,
+		[NSB_STAGE_RESOLVE] = NSB_STATUS_EXEC_FAILED,
+		[NSB_STAGE_EXEC] = NSB_STATUS_EXEC_FAILED,
+	};
+
+	if ((unsigned)s >= ARRAY_SIZE(status))
+		return NSB_STATUS_SETUP_FAILED;
+	return status[s];
+}
+
 /* int64 fields use -1 (any negative) for "unknown". */
 static void put_opt_int(struct nsb_json *j, const char *key, int64_t v)
 {
@@ -94,7 +131,7 @@ static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
 static void put_setup_error(struct nsb_json *j, const struct nsb_error *e)
 {
 	nsb_json_begin_object(j);
-	put_array_str(j, "stage", e->stage, sizeof(e->stage));
+	put_str(j, "stage", nsb_stage_name(e->stage));
 	nsb_json_key(j, "errno");
 	nsb_json_int(j, e->err);
 	put_str(j, "errno_name", nsb_errno_name(e->err));
@@ -430,16 +467,16 @@ int nsb_result_fd_check(int fd, struct nsb_error *e)
 	int fl = fcntl(fd, F_GETFL);
 
 	if (fl < 0) {
-		nsb_error_set(e, nsb_negerrno(), "usage",
+		nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
 			      "--result-fd %d: not an open file descriptor", fd);
 		return nsb_error_hint(
 			e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
 	}
 	if ((fl & O_ACCMODE) == O_RDONLY)
-		return nsb_error_setx(e, EBADF, "usage", "--result-fd %d: not open for writing",
-				      fd);
+		return nsb_error_setx(e, -EBADF, NSB_STAGE_USAGE,
+				      "--result-fd %d: not open for writing", fd);
 	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "usage",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
 				     "--result-fd %d: set close-on-exec", fd);
 	return 0;
 }

@@ -141,6 +141,13 @@ void nsb_result_init(struct nsb_result *r);
 /* Stable string for a status ("exited", "signaled", ...); "unknown" out of range. */
 const char *nsb_status_name(enum nsb_status s);
 
+/*
+ * The status a failure in stage s gives the run: usage_error, setup_failed or
+ * exec_failed (the table in result.c, listed in nsbox(1)).  NSB_STAGE_NONE
+ * and out of range: setup_failed.
+ */
+enum nsb_status nsb_stage_status(enum nsb_stage s);
+
 /* nsb_errno_name(), the record's "errno_name", lives in errname.h. */
 
 /*

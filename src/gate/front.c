@@ -20,12 +20,13 @@ int nsb_front_policy(const struct nsb_config *c, struct nsb_front *f, struct nsb
 	f->policy_source = "builtin";
 	r = nsb_gate_policy_init_default(&f->policy);
 	if (r < 0)
-		return nsb_error_set(e, r, "policy", "build the built-in gate policy");
+		return nsb_error_set(e, r, NSB_STAGE_POLICY, "build the built-in gate policy");
 
 	if (c->policy) {
 		FILE *fp = fopen(c->policy, "re");
 		if (!fp) {
-			r = nsb_error_set(e, nsb_negerrno(), "policy", "--policy '%s'", c->policy);
+			r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_POLICY, "--policy '%s'",
+					  c->policy);
 			return r;
 		}
 		r = nsb_policy_parse(fp, c->policy, &f->policy, e);
@@ -39,28 +40,28 @@ int nsb_front_policy(const struct nsb_config *c, struct nsb_front *f, struct nsb
 	for (size_t i = 0; i < c->n_deny_exec; i++) {
 		r = nsb_gate_policy_deny_exec(&f->policy, c->deny_exec[i]);
 		if (r < 0)
-			return nsb_error_setx(e, -r, "usage", "--deny-exec '%s': %s",
+			return nsb_error_setx(e, r, NSB_STAGE_USAGE, "--deny-exec '%s': %s",
 					      c->deny_exec[i],
 					      r == -E2BIG ? "too many names" : "invalid name");
 	}
 	for (size_t i = 0; i < c->n_allow_exec; i++) {
 		r = nsb_gate_policy_allow_exec(&f->policy, c->allow_exec[i]);
 		if (r < 0)
-			return nsb_error_setx(e, -r, "usage", "--allow-exec '%s': %s",
+			return nsb_error_setx(e, r, NSB_STAGE_USAGE, "--allow-exec '%s': %s",
 					      c->allow_exec[i],
 					      r == -E2BIG ? "too many names" : "invalid name");
 	}
 	for (size_t i = 0; i < c->n_allow_path; i++) {
 		char real[PATH_MAX];
 		if (!realpath(c->allow_path[i], real)) {
-			nsb_error_set(e, nsb_negerrno(), "usage", "--allow-path '%s'",
+			nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "--allow-path '%s'",
 				      c->allow_path[i]);
 			return nsb_error_hint(e, "the directory must exist on the host");
 		}
 		r = nsb_gate_policy_allow_path(&f->policy, real);
 		if (r < 0)
 			return nsb_error_setx(
-				e, -r, "usage", "--allow-path '%s': %s", c->allow_path[i],
+				e, r, NSB_STAGE_USAGE, "--allow-path '%s': %s", c->allow_path[i],
 				r == -E2BIG ? "too many directories" : "invalid directory");
 	}
 	if (c->allow_inline_code)
@@ -132,7 +133,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 
 	r = nsb_gate_check(&f->policy, &in, &f->verdict);
 	if (r < 0)
-		return nsb_error_set(e, r, "gate", "judge the command");
+		return nsb_error_set(e, r, NSB_STAGE_GATE, "judge the command");
 	return 0;
 }
 
@@ -280,7 +281,7 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 }
 
 int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
-			 const struct nsb_front *f, const struct nsb_bpf *bpf)
+			 const struct nsb_front *f, const struct nsb_bpf *bpf, struct nsb_error *e)
 {
 	_cleanup_(nsb_json_free) struct nsb_json j;
 	const struct nsb_gate_verdict *v = &f->verdict;
@@ -321,9 +322,9 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	nsb_json_newline(&j);
 	r = nsb_json_finish(&j, &buf, &len);
 	if (r < 0)
-		return r;
+		return nsb_error_set(e, r, NSB_STAGE_GATE, "--check: write the plan");
 	if (fwrite(buf, 1, len, out) != len || fflush(out) != 0)
-		return -EIO;
+		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--check: write the plan");
 	return 0;
 }
 

@@ -35,8 +35,11 @@ int nsb_front_policy(const struct nsb_config *c, struct nsb_front *f, struct nsb
 int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct nsb_front *f,
 		    struct nsb_error *e);
 
-/* The --check document: one JSON object and a newline on out. */
+/*
+ * The --check document: one JSON object and a newline on out.  0, or a
+ * negative errno with e set (stage "gate"; no record is written for it).
+ */
 int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
-			 const struct nsb_front *f, const struct nsb_bpf *bpf);
+			 const struct nsb_front *f, const struct nsb_bpf *bpf, struct nsb_error *e);
 
 void nsb_front_free(struct nsb_front *f);

@@ -34,7 +34,7 @@ static int perr(const struct pctx *c, int err, size_t col, const char *hint, con
 
 	snprintf(where, sizeof(where), "%s:%u:%zu", c->name, c->line, col);
 	va_start(ap, fmt);
-	int r = nsb_error_vsetx(c->e, err, "policy", where, fmt, ap);
+	int r = nsb_error_vsetx(c->e, err, NSB_STAGE_POLICY, where, fmt, ap);
 	va_end(ap);
 	if (hint && c->e)
 		nsb_error_hint(c->e, "%s", hint);
@@ -74,24 +74,24 @@ static int name_directive(const struct pctx *c, const char *word, const char *li
 	while (blank(*after))
 		after++;
 	if (len == 0)
-		return perr(c, EINVAL, col, "for example: deny-exec curl", "'%s' needs a NAME",
+		return perr(c, -EINVAL, col, "for example: deny-exec curl", "'%s' needs a NAME",
 			    word);
 	if (*after)
-		return perr(c, EINVAL, (size_t)(after - line) + 1,
+		return perr(c, -EINVAL, (size_t)(after - line) + 1,
 			    "one NAME per line; repeat the directive for more",
 			    "unexpected '%s' after the NAME", after);
 	if (len > NSB_GATE_NAME_MAX)
-		return perr(c, EINVAL, col, NULL, "NAME is longer than %d bytes",
+		return perr(c, -EINVAL, col, NULL, "NAME is longer than %d bytes",
 			    NSB_GATE_NAME_MAX);
 	const char *slash = memchr(arg, '/', len);
 	if (slash)
-		return perr(c, EINVAL, (size_t)(slash - line) + 1,
+		return perr(c, -EINVAL, (size_t)(slash - line) + 1,
 			    "give the basename: the gate checks the name the command is called by "
 			    "and the name its symlinks resolve to",
 			    "NAME must not contain '/'");
 	const char *star = memchr(arg, '*', len);
 	if (star && star != arg + len - 1)
-		return perr(c, EINVAL, (size_t)(star - line) + 1,
+		return perr(c, -EINVAL, (size_t)(star - line) + 1,
 			    "a trailing '*' matches every name with that prefix (mkfs.*)",
 			    "'*' may only end a NAME");
 
@@ -101,10 +101,10 @@ static int name_directive(const struct pctx *c, const char *word, const char *li
 	int r = kind == D_DENY_EXEC ? nsb_gate_policy_deny_exec(p, buf)
 				    : nsb_gate_policy_allow_exec(p, buf);
 	if (r == -E2BIG)
-		return perr(c, E2BIG, col, NULL, "too many %s entries (at most %d)", word,
+		return perr(c, -E2BIG, col, NULL, "too many %s entries (at most %d)", word,
 			    NSB_MAX_GATE_OPTS);
 	if (r < 0)
-		return perr(c, -r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
+		return perr(c, r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
 	return 0;
 }
 
@@ -117,26 +117,26 @@ static int path_directive(const struct pctx *c, const char *line, const char *ar
 	while (len > 0 && blank(arg[len - 1]))
 		len--;
 	if (len == 0)
-		return perr(c, EINVAL, col, "for example: allow-path /opt/data",
+		return perr(c, -EINVAL, col, "for example: allow-path /opt/data",
 			    "'allow-path' needs a DIR");
 	if (arg[0] != '/')
-		return perr(c, EINVAL, col, "for example: allow-path /opt/data",
+		return perr(c, -EINVAL, col, "for example: allow-path /opt/data",
 			    "DIR must be an absolute path");
 	if (len > NSB_MAX_PATH)
-		return perr(c, EINVAL, col, NULL, "DIR is longer than %d bytes", NSB_MAX_PATH);
+		return perr(c, -EINVAL, col, NULL, "DIR is longer than %d bytes", NSB_MAX_PATH);
 
 	char buf[NSB_MAX_PATH + 1];
 	memcpy(buf, arg, len);
 	buf[len] = '\0';
 	int r = nsb_gate_policy_allow_path(p, buf);
 	if (r == -EINVAL)
-		return perr(c, EINVAL, col, "write it as realpath(1) prints it",
+		return perr(c, -EINVAL, col, "write it as realpath(1) prints it",
 			    "DIR must not contain '.', '..', '//' or a trailing '/'");
 	if (r == -E2BIG)
-		return perr(c, E2BIG, col, NULL, "too many allow-path entries (at most %d)",
+		return perr(c, -E2BIG, col, NULL, "too many allow-path entries (at most %d)",
 			    NSB_MAX_GATE_PATHS);
 	if (r < 0)
-		return perr(c, -r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
+		return perr(c, r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
 	return 0;
 }
 
@@ -166,7 +166,7 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
-				return perr(c, EINVAL, (size_t)(arg - line) + 1, NULL,
+				return perr(c, -EINVAL, (size_t)(arg - line) + 1, NULL,
 					    "'%s' takes no argument", word);
 			if (directives[i].kind == D_ALLOW_INLINE)
 				p->allow_inline_code = true;
@@ -175,7 +175,7 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return 0;
 		}
 	}
-	return perr(c, EINVAL, (size_t)(s - line) + 1, HINT_DIRECTIVES, "unknown directive '%.*s'",
+	return perr(c, -EINVAL, (size_t)(s - line) + 1, HINT_DIRECTIVES, "unknown directive '%.*s'",
 		    (int)(wlen > 64 ? 64 : wlen), s);
 }
 
@@ -184,15 +184,15 @@ static int read_fault(struct pctx *c, const struct nsb_lines *lr, int r)
 {
 	c->line = lr->line;
 	if (r == -EFBIG)
-		return perr(c, EFBIG, lr->col, NULL, "policy is larger than %u bytes",
+		return perr(c, -EFBIG, lr->col, NULL, "policy is larger than %u bytes",
 			    NSB_POLICY_MAX_BYTES);
 	if (r == -EILSEQ)
-		return perr(c, EINVAL, lr->col, "a policy is a text file",
+		return perr(c, -EINVAL, lr->col, "a policy is a text file",
 			    "NUL byte in the policy");
 	if (r == -E2BIG)
-		return perr(c, EINVAL, lr->col, NULL, "line is longer than %d bytes",
+		return perr(c, -EINVAL, lr->col, NULL, "line is longer than %d bytes",
 			    NSB_POLICY_LINE_MAX);
-	return nsb_error_set(c->e, -r, "policy", "read policy '%s'", c->name);
+	return nsb_error_set(c->e, r, NSB_STAGE_POLICY, "read policy '%s'", c->name);
 }
 
 int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struct nsb_error *e)
@@ -203,7 +203,7 @@ int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struc
 	int r;
 
 	if (!line)
-		return nsb_error_set(e, ENOMEM, "policy", "read policy '%s'", c.name);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_POLICY, "read policy '%s'", c.name);
 	/* In the order of the bytes, as a reader byte by byte would: a bad line
 	 * is reported before a NUL byte, an overlong line or the size limit
 	 * further on (and the missing last newline counts as a byte). */
@@ -220,7 +220,7 @@ int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struc
 	return r < 0 ? read_fault(&c, &lr, r) : 0;
 }
 
-int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p)
+int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_error *e)
 {
 	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
 		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
@@ -239,6 +239,6 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p)
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		fprintf(out, "allow-path %s\n", p->allow_path[i]);
 	if (fflush(out) == EOF || ferror(out))
-		return -EIO;
+		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;
 }

@@ -26,6 +26,7 @@ int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struc
 
 /*
  * Write p in the policy format (what --print-policy shows); parsing the
- * output into an empty or a default policy gives p back.  0 or -EIO.
+ * output into an empty or a default policy gives p back.  0, or -EIO with e
+ * set (stage "gate"; no record is written for it).
  */
-int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p);
+int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_error *e);

@@ -48,7 +48,8 @@ static int apply_set(capng_select_t set, const char *what, struct nsb_error *e)
 	rc = capng_apply(set);
 	if (rc < 0) {
 		int r = capng_to_errno(rc, errno);
-		return nsb_error_set(e, r, "caps", "clear %s (libcap-ng error %d)", what, rc);
+		return nsb_error_set(e, r, NSB_STAGE_CAPS, "clear %s (libcap-ng error %d)", what,
+				     rc);
 	}
 	return 0;
 }
@@ -60,10 +61,10 @@ static int verify_empty(struct nsb_error *e)
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
 
 	if (syscall(SYS_capget, &hdr, data) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "caps", "read capabilities back");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CAPS, "read capabilities back");
 	for (size_t i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
 		if (data[i].effective || data[i].permitted || data[i].inheritable)
-			return nsb_error_setx(e, -EPERM, "caps",
+			return nsb_error_setx(e, -EPERM, NSB_STAGE_CAPS,
 					      "capabilities still present after dropping them");
 
 	/* PR_CAPBSET_READ fails with EINVAL past the kernel's last capability. */
@@ -72,11 +73,11 @@ static int verify_empty(struct nsb_error *e)
 		if (r < 0 && errno == EINVAL && cap > 0)
 			break;
 		if (r < 0)
-			return nsb_error_set(e, nsb_negerrno(), "caps",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CAPS,
 					     "read bounding set capability %lu", cap);
 		if (r > 0)
 			return nsb_error_setx(
-				e, -EPERM, "caps",
+				e, -EPERM, NSB_STAGE_CAPS,
 				"capability %lu still in the bounding set after dropping it", cap);
 	}
 	/*
@@ -98,10 +99,10 @@ int nsb_caps_drop_all(struct nsb_error *e)
 	 */
 	bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 	if (bits < 0)
-		return nsb_error_set(e, nsb_negerrno(), "caps", "read securebits");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CAPS, "read securebits");
 	/* OR in, never replace: a locked bit set by someone before us must stay. */
 	if (prctl(PR_SET_SECUREBITS, (unsigned long)bits | NSB_SECUREBITS, 0, 0, 0) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), "caps", "lock securebits (0x%x)",
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CAPS, "lock securebits (0x%x)",
 				  (unsigned int)(bits | NSB_SECUREBITS));
 		nsb_error_hint(e, "this needs CAP_SETPCAP in the sandbox's user namespace");
 		return r;
@@ -131,6 +132,6 @@ int nsb_no_new_privs(struct nsb_error *e)
 	 * and cannot be unset.  seccomp without CAP_SYS_ADMIN requires it.
 	 */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "no_new_privs", "set no_new_privs");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NO_NEW_PRIVS, "set no_new_privs");
 	return 0;
 }

@@ -104,10 +104,10 @@ static int scrub_cmdline(struct nsb_error *e)
 	int field = 3; /* the first one after "(comm)" */
 
 	if (fd < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "open '/proc/self/stat'");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "open '/proc/self/stat'");
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "read '/proc/self/stat'");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "read '/proc/self/stat'");
 	buf[n] = '\0';
 	/* comm may hold spaces and parentheses: the fields start after the last ')'. */
 	p = strrchr(buf, ')');
@@ -119,7 +119,7 @@ static int scrub_cmdline(struct nsb_error *e)
 			end = strtoull(tok, NULL, 10);
 	}
 	if (start == 0 || end <= start || end - start > NSB_MAX_ARGV_BYTES + 1)
-		return nsb_error_setx(e, EIO, "init",
+		return nsb_error_setx(e, -EIO, NSB_STAGE_INIT,
 				      "cannot find the argument block in '/proc/self/stat'");
 
 	char *block = (char *)(uintptr_t)start;
@@ -130,7 +130,7 @@ static int scrub_cmdline(struct nsb_error *e)
 	 * same command line out of reach: refuse rather than run visible. */
 	if (program_invocation_name != block)
 		return nsb_error_setx(
-			e, EFAULT, "init",
+			e, -EFAULT, NSB_STAGE_INIT,
 			"the argument block the kernel shows is not nsbox's own (run under an emulator such as valgrind?): /proc/1/cmdline would show nsbox's command line");
 	explicit_bzero(block, len);
 	if (len >= sizeof(title) + 1) {
@@ -169,22 +169,22 @@ static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_RESOLVE,
 					     "command '%s' not found inside the sandbox", name);
 		if (nsb_snprintf(out, out_size, "%s", name) < 0)
-			return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
+			return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_RESOLVE,
 					      "command name too long");
 		return 0;
 	}
 	if (strlen(name) > NAME_MAX)
-		return nsb_error_setx(e, ENAMETOOLONG, NSB_STAGE_RESOLVE,
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_RESOLVE,
 				      "command name '%.64s...' is too long", name);
 
 	r = nsb_path_search(path, name, probe_executable, NULL, out, out_size);
 	if (r == 0)
 		return 0;
 	if (r == -EACCES)
-		return nsb_error_setx(e, EACCES, NSB_STAGE_EXEC,
+		return nsb_error_setx(e, -EACCES, NSB_STAGE_EXEC,
 				      "command '%s' found inside the sandbox but not executable",
 				      name);
-	return nsb_error_setx(e, ENOENT, NSB_STAGE_RESOLVE,
+	return nsb_error_setx(e, -ENOENT, NSB_STAGE_RESOLVE,
 			      "command '%s' not found inside the sandbox (PATH=%s)", name,
 			      path ? path : "");
 }
@@ -204,27 +204,27 @@ static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_er
 
 	master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pty", "open '/dev/pts/ptmx'");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "open '/dev/pts/ptmx'");
 	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pty", "unlock the pty");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "unlock the pty");
 	/* The peer by descriptor: no path lookup that could pick another pty. */
 	slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (slave < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pty", "open the pty's terminal");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "open the pty's terminal");
 	/* The caller's size before the payload runs: it reads it at start. */
 	if (a->stdio->has_winsize && ioctl(slave, TIOCSWINSZ, &a->stdio->winsize) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pty", "set the window size");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "set the window size");
 
 	r = nsb_fd_send(a->pty_wr, master);
 	if (r < 0)
-		return nsb_error_set(e, r, "pty", "hand the pty to the supervisor");
+		return nsb_error_set(e, r, NSB_STAGE_PTY, "hand the pty to the supervisor");
 	close(a->pty_wr);
 
 	/* Out of the caller's process group and session (see below). */
 	if (setsid() < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "start a new session");
 	if (ioctl(slave, TIOCSCTTY, 0) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pty",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY,
 				     "make the pty the controlling terminal");
 	*ret_slave = TAKE_FD(slave);
 	return 0;
@@ -249,12 +249,12 @@ static int setup_stdio(const struct nsb_init_args *a, int slave, struct nsb_erro
 		else if (st->how[fd] == NSB_STDIO_REOPEN) {
 			opened = open(st->reopen[fd], st->reopen_flags[fd] | O_NOCTTY | O_CLOEXEC);
 			if (opened < 0)
-				return nsb_error_set(e, nsb_negerrno(), "fds", "open '%s' as fd %d",
-						     st->reopen[fd], fd);
+				return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_FDS,
+						     "open '%s' as fd %d", st->reopen[fd], fd);
 			src = opened;
 		}
 		if (src >= 0 && dup2(src, fd) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "fds",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_FDS,
 					     "connect fd %d to the supervisor", fd);
 	}
 	return 0;
@@ -278,7 +278,7 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 		sigaddset(&ttou, SIGTTOU);
 		sigprocmask(SIG_BLOCK, &ttou, NULL);
 		if (setpgid(0, 0) < 0 || tcsetpgrp(slave, getpid()) < 0) {
-			nsb_error_set(&e, nsb_negerrno(), "session",
+			nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_SESSION,
 				      "make the payload the terminal's foreground");
 			fail(a, &e, NSB_EXIT_NSBOX);
 		}
@@ -295,7 +295,7 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 	/* A new session: no controlling terminal to inject keystrokes into
 	 * (with a pty: the sandbox's own terminal, set up above). */
 	if (slave < 0 && setsid() < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "session", "start a new session");
+		nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_SESSION, "start a new session");
 		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
@@ -307,14 +307,13 @@ _noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
 	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
 	r = close_all_except(&a->err_wr, 1);
 	if (r < 0) {
-		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
+		nsb_error_set(&e, r, NSB_STAGE_FDS, "close inherited file descriptors");
 		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
 	r = resolve_command(p, path, sizeof(path), &e);
 	if (r < 0)
-		fail(a, &e,
-		     strcmp(e.stage, NSB_STAGE_RESOLVE) == 0 ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
+		fail(a, &e, e.stage == NSB_STAGE_RESOLVE ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
 
 	/* Fallback limits: nothing above may trip over them. */
 	r = nsb_limits_apply_rlimits(&p->limits, &e);
@@ -361,7 +360,7 @@ static void init_attach(const struct nsb_init_args *a)
 	/* The result fd, and anything else the caller leaked, never enters. */
 	r = close_all_except(keep, ARRAY_SIZE(keep));
 	if (r < 0) {
-		nsb_error_set(&e, r, "fds", "close inherited file descriptors");
+		nsb_error_set(&e, r, NSB_STAGE_FDS, "close inherited file descriptors");
 		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
@@ -382,7 +381,7 @@ static int init_hide(struct nsb_error *e)
 	/* Only after the maps are written: a non-dumpable child's /proc files
 	 * belong to root, and the supervisor had to open its uid_map. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "make init non-dumpable");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "make init non-dumpable");
 	scrub_environment();
 	return scrub_cmdline(e);
 }
@@ -402,7 +401,7 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 			return r;
 	}
 	if (sethostname(p->hostname, strlen(p->hostname)) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "hostname", "set hostname '%s'",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_HOSTNAME, "set hostname '%s'",
 				     p->hostname);
 	if (a->stdio->pty)
 		return open_pty(a, slave, e);
@@ -444,7 +443,7 @@ static int init_lock_down(const struct nsb_plan *p, int slave, struct nsb_error 
 	/* Out of the caller's process group: a terminal's ^C reaches the
 	 * supervisor only, which forwards it once.  (open_pty did it already.) */
 	if (slave < 0 && setsid() < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "start a new session");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "start a new session");
 	return 0;
 }
 
@@ -460,10 +459,10 @@ static int init_signals(struct nsb_error *e)
 	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
 		sigaddset(&mask, nsb_forwarded_signals[i]);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "block signals");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "block signals");
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	if (sfd < 0)
-		return nsb_error_set(e, nsb_negerrno(), "init", "create signalfd");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "create signalfd");
 	return sfd;
 }
 
@@ -550,7 +549,7 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 
 	payload = fork();
 	if (payload < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "init", "fork the payload");
+		nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_INIT, "fork the payload");
 		fail(a, &e, NSB_EXIT_NSBOX);
 	}
 	if (payload == 0) {

@@ -13,11 +13,6 @@
 #include "core/plan.h"
 #include "core/stdio_plan.h"
 
-/* Stages reported by the sandbox side; "resolve" means the command was not
- * found (exit 127), "exec" that execve failed (exit 126). */
-#define NSB_STAGE_RESOLVE "resolve"
-#define NSB_STAGE_EXEC	  "exec"
-
 struct nsb_init_args {
 	const struct nsb_plan *plan;
 	int sync_rd;   /* supervisor → init: one byte once the id maps are written */

@@ -14,8 +14,6 @@
 #include "sandbox/mount.h"
 #include "base/util.h"
 
-#define STAGE "mount"
-
 /* Where the new root is assembled before pivot_root.  Every source has been
  * cloned by then, so hiding the host's /tmp under it costs nothing. */
 #define STAGING_DIR "/tmp"
@@ -76,7 +74,7 @@ static int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
 
 static int mount_err(struct nsb_error *e, int r, const char *what, const char *path)
 {
-	return nsb_error_set(e, r, STAGE, "%s '%s'", what, path);
+	return nsb_error_set(e, r, NSB_STAGE_MOUNT, "%s '%s'", what, path);
 }
 
 /* Open component comp under cur (never through a symlink), creating it (a
@@ -98,7 +96,7 @@ static int open_or_create(int cur, const char *comp, bool dir, const char *dest,
 		}
 		if (r < 0 && errno != EEXIST) {
 			r = nsb_negerrno();
-			nsb_error_set(e, r, STAGE, "create mount point '%s'", dest);
+			nsb_error_set(e, r, NSB_STAGE_MOUNT, "create mount point '%s'", dest);
 			if (r == -EROFS)
 				nsb_error_hint(
 					e,
@@ -109,7 +107,7 @@ static int open_or_create(int cur, const char *comp, bool dir, const char *dest,
 		fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
 	}
 	if (fd == -ELOOP) {
-		nsb_error_setx(e, ELOOP, STAGE,
+		nsb_error_setx(e, -ELOOP, NSB_STAGE_MOUNT,
 			       "mount point '%s' is or passes through a symbolic link", dest);
 		return nsb_error_hint(
 			e,
@@ -129,16 +127,17 @@ static int check_component(int fd, bool dir, const char *dest, struct nsb_error 
 	if (fstat(fd, &st) < 0)
 		return mount_err(e, nsb_negerrno(), "stat mount point", dest);
 	if (S_ISLNK(st.st_mode)) {
-		nsb_error_setx(e, ELOOP, STAGE, "mount point '%s' is a symbolic link", dest);
+		nsb_error_setx(e, -ELOOP, NSB_STAGE_MOUNT, "mount point '%s' is a symbolic link",
+			       dest);
 		return nsb_error_hint(e, "use the link's target as the destination");
 	}
 	if (dir && !S_ISDIR(st.st_mode))
 		return nsb_error_setx(
-			e, ENOTDIR, STAGE,
+			e, -ENOTDIR, NSB_STAGE_MOUNT,
 			"mount point '%s': a directory is needed there, but it is a file", dest);
 	if (!dir && S_ISDIR(st.st_mode))
 		return nsb_error_setx(
-			e, EISDIR, STAGE,
+			e, -EISDIR, NSB_STAGE_MOUNT,
 			"mount point '%s': a file is needed there, but it is a directory", dest);
 	return 0;
 }
@@ -155,7 +154,8 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 	char *comp, *next;
 
 	if (nsb_snprintf(buf, sizeof(buf), "%s", dest + 1) < 0)
-		return nsb_error_setx(e, ENAMETOOLONG, STAGE, "mount point '%s' is too long", dest);
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_MOUNT,
+				      "mount point '%s' is too long", dest);
 	cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
 	if (cur < 0)
 		return mount_err(e, nsb_negerrno(), "open new root for", dest);
@@ -207,19 +207,22 @@ static int new_fs(const char *type, const char *const *kv, unsigned attrs, const
 	int mnt;
 
 	if (fs < 0)
-		return nsb_error_set(e, nsb_negerrno(), STAGE, "create %s for '%s'", type, dest);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "create %s for '%s'", type,
+				     dest);
 	for (size_t i = 0; kv && kv[i]; i += 2) {
 		int r = kv[i + 1] ? fsconfig(fs, FSCONFIG_SET_STRING, kv[i], kv[i + 1], 0)
 				  : fsconfig(fs, FSCONFIG_SET_FLAG, kv[i], NULL, 0);
 		if (r < 0)
-			return nsb_error_set(e, nsb_negerrno(), STAGE,
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
 					     "set %s option '%s' for '%s'", type, kv[i], dest);
 	}
 	if (fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return nsb_error_set(e, nsb_negerrno(), STAGE, "create %s for '%s'", type, dest);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "create %s for '%s'", type,
+				     dest);
 	mnt = fsmount(fs, FSMOUNT_CLOEXEC, attrs);
 	if (mnt < 0)
-		return nsb_error_set(e, nsb_negerrno(), STAGE, "mount %s for '%s'", type, dest);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "mount %s for '%s'", type,
+				     dest);
 	return mnt;
 }
 
@@ -313,7 +316,7 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 				pr->skip = true;
 				continue;
 			}
-			nsb_error_set(e, r, STAGE, "bind '%s'", op->src);
+			nsb_error_set(e, r, NSB_STAGE_MOUNT, "bind '%s'", op->src);
 			if (r == -ENOSYS)
 				nsb_error_hint(
 					e, "nsbox needs the new mount API (Linux 5.12 or later)");
@@ -362,10 +365,10 @@ static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
 	nsb_closep(&file);
 	r = set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "make the masks of '/proc' read-only");
+		return nsb_error_set(e, r, NSB_STAGE_MOUNT, "make the masks of '/proc' read-only");
 	if (move_mount(c->mask_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return nsb_error_set(e, nsb_negerrno(), STAGE, "attach the masks of /proc at '%s'",
-				     STAGING_DIR);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+				     "attach the masks of /proc at '%s'", STAGING_DIR);
 	return 0;
 }
 
@@ -472,8 +475,8 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
 		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
-			return nsb_error_set(e, nsb_negerrno(), STAGE, "create link '/dev/%s'",
-					     links[i][0]);
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+					     "create link '/dev/%s'", links[i][0]);
 
 	/* A private devpts: the host's terminals are not reachable. */
 	pts = new_fs("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
@@ -534,7 +537,8 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 	case NSB_OP_DEV:
 		return setup_dev(c, op, e);
 	}
-	return nsb_error_setx(e, EINVAL, STAGE, "unknown mount operation for '%s'", op->dest);
+	return nsb_error_setx(e, -EINVAL, NSB_STAGE_MOUNT, "unknown mount operation for '%s'",
+			      op->dest);
 }
 
 static int switch_root(struct mount_ctx *c, struct nsb_error *e)
@@ -544,9 +548,10 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 	 * lazy unmount then drops it, so no path inside leads to the host.
 	 */
 	if (fchdir(c->root_fd) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "enter the new root");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PIVOT_ROOT, "enter the new root");
 	if (syscall(SYS_pivot_root, ".", ".") < 0) {
-		int r = nsb_error_set(e, nsb_negerrno(), "pivot_root", "switch to the new root");
+		int r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PIVOT_ROOT,
+				      "switch to the new root");
 		/* The kernel's initial rootfs can never be pivoted away from. */
 		if (r == -EINVAL)
 			nsb_error_hint(
@@ -555,14 +560,15 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 		return r;
 	}
 	if (umount2(".", MNT_DETACH) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "detach the old root");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PIVOT_ROOT,
+				     "detach the old root");
 	if (chdir("/") < 0)
-		return nsb_error_set(e, nsb_negerrno(), "pivot_root", "enter '/'");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PIVOT_ROOT, "enter '/'");
 	/* Only now, with every mount point in place, is / made read-only. */
 	int r = set_attr(AT_FDCWD, "/", 0,
 			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (r < 0)
-		return nsb_error_set(e, r, "pivot_root", "make '/' read-only");
+		return nsb_error_set(e, r, NSB_STAGE_PIVOT_ROOT, "make '/' read-only");
 	return 0;
 }
 
@@ -573,7 +579,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 
 	c.prep = calloc(plan->n_ops ? plan->n_ops : 1, sizeof(*c.prep));
 	if (!c.prep)
-		return nsb_error_set(e, ENOMEM, STAGE, "plan the mounts");
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_MOUNT, "plan the mounts");
 	for (size_t i = 0; i < plan->n_ops; i++)
 		c.prep[i].tree_fd = -1;
 	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
@@ -582,7 +588,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	/* Nothing we mount may propagate back to the host, and nothing the
 	 * host mounts later may appear inside. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), STAGE, "make '/' private");
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "make '/' private");
 		goto out;
 	}
 
@@ -600,7 +606,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	if (r < 0)
 		goto out;
 	if (move_mount(c.root_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), STAGE, "attach the new root at '%s'",
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "attach the new root at '%s'",
 				  STAGING_DIR);
 		goto out;
 	}
@@ -616,8 +622,8 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 		goto out;
 
 	if (chdir(plan->cwd) < 0) {
-		r = nsb_error_set(e, nsb_negerrno(), "chdir", "enter working directory '%s'",
-				  plan->cwd);
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CHDIR,
+				  "enter working directory '%s'", plan->cwd);
 		nsb_error_hint(
 			e,
 			"the directory must exist inside the sandbox: bind it with --ro/--rw or pick another --chdir");

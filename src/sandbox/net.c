@@ -51,14 +51,15 @@ int nsb_net_lo_up(struct nsb_error *e)
 	 */
 	ifindex = if_nametoindex(LO_NAME);
 	if (ifindex == 0)
-		return nsb_error_set(e, nsb_negerrno(), "net", "look up loopback '%s'", LO_NAME);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "look up loopback '%s'",
+				     LO_NAME);
 
 	/* CLOEXEC: init forks and execs the payload; the socket must not leak. */
 	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (!nl)
-		return nsb_error_set(e, nsb_negerrno(), "net", "open rtnetlink socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "open rtnetlink socket");
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "net", "bind rtnetlink socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "bind rtnetlink socket");
 	portid = mnl_socket_get_portid(nl);
 
 	nlh = mnl_nlmsg_put_header(buf);
@@ -74,8 +75,8 @@ int nsb_net_lo_up(struct nsb_error *e)
 	ifm->ifi_change = IFF_UP;
 
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "net", "send RTM_NEWLINK for loopback '%s'",
-				     LO_NAME);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "send RTM_NEWLINK for loopback '%s'", LO_NAME);
 
 	/*
 	 * Read until the acknowledgement: mnl_cb_run() returns MNL_CB_STOP (0)
@@ -86,16 +87,16 @@ int nsb_net_lo_up(struct nsb_error *e)
 	for (;;) {
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < 0)
-			return nsb_error_set(e, nsb_negerrno(), "net",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
 					     "read rtnetlink reply for loopback '%s'", LO_NAME);
 		if (n == 0)
-			return nsb_error_set(e, -EPROTO, "net",
+			return nsb_error_set(e, -EPROTO, NSB_STAGE_NET,
 					     "read rtnetlink reply for loopback '%s'", LO_NAME);
 		errno = 0;
 		r = mnl_cb_run(buf, (size_t)n, seq, portid, NULL, NULL);
 		if (r < 0)
-			return nsb_error_set(e, nsb_negerrno(), "net", "bring up loopback '%s'",
-					     LO_NAME);
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+					     "bring up loopback '%s'", LO_NAME);
 		if (r == MNL_CB_STOP)
 			return 0;
 	}

@@ -12,18 +12,18 @@ int nsb_limits_apply_rlimits(const struct nsb_limits *l, struct nsb_error *e)
 		struct rlimit rl = {.rlim_cur = l->memory, .rlim_max = l->memory};
 		/* Address space bounds mmap-based allocators, data bounds brk. */
 		if (setrlimit(RLIMIT_AS, &rl) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "limits",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_LIMITS,
 					     "set RLIMIT_AS to %llu bytes",
 					     (unsigned long long)l->memory);
 		if (setrlimit(RLIMIT_DATA, &rl) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "limits",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_LIMITS,
 					     "set RLIMIT_DATA to %llu bytes",
 					     (unsigned long long)l->memory);
 	}
 	if (l->pids_via == NSB_VIA_RLIMIT) {
 		struct rlimit rl = {.rlim_cur = l->pids, .rlim_max = l->pids};
 		if (setrlimit(RLIMIT_NPROC, &rl) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "limits",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_LIMITS,
 					     "set RLIMIT_NPROC to %llu",
 					     (unsigned long long)l->pids);
 	}

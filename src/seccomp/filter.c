@@ -19,8 +19,6 @@
 
 #include "seccomp/filter.h"
 
-#define STAGE "seccomp"
-
 static void seccomp_releasep(scmp_filter_ctx *ctx)
 {
 	if (*ctx)
@@ -76,34 +74,34 @@ static int export_to_memory(scmp_filter_ctx ctx, struct sock_filter **ret, size_
 {
 	_cleanup_close_ int fd = memfd_create("nsbox-seccomp", MFD_CLOEXEC);
 	if (fd < 0)
-		return nsb_error_set(e, -errno, STAGE, "memfd_create");
+		return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "memfd_create");
 	int r = seccomp_export_bpf(ctx, fd);
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "export the compiled filter");
+		return nsb_error_set(e, r, NSB_STAGE_PROFILE, "export the compiled filter");
 	off_t size = lseek(fd, 0, SEEK_END);
 	if (size < 0)
-		return nsb_error_set(e, -errno, STAGE, "export the compiled filter");
+		return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "export the compiled filter");
 	if (size == 0 || size % (off_t)sizeof(struct sock_filter) != 0)
-		return nsb_error_setx(e, -EIO, STAGE,
+		return nsb_error_setx(e, -EIO, NSB_STAGE_PROFILE,
 				      "compiled filter has an invalid size (%lld bytes)",
 				      (long long)size);
 	size_t n = (size_t)size / sizeof(struct sock_filter);
 	if (n > NSB_SECCOMP_MAX_INSNS) {
 		nsb_error_setx(
-			e, -E2BIG, STAGE,
+			e, -E2BIG, NSB_STAGE_PROFILE,
 			"compiled filter has %zu instructions, the kernel accepts at most %d", n,
 			NSB_SECCOMP_MAX_INSNS);
 		return nsb_error_hint(e, "split large groups or use fewer argument conditions");
 	}
 	_cleanup_free_ struct sock_filter *insns = malloc((size_t)size);
 	if (!insns)
-		return nsb_error_set(e, -ENOMEM, STAGE, "export the compiled filter");
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "export the compiled filter");
 	for (size_t done = 0; done < (size_t)size;) {
 		ssize_t got = pread(fd, (char *)insns + done, (size_t)size - done, (off_t)done);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
-			return nsb_error_set(e, got < 0 ? -errno : -EIO, STAGE,
+			return nsb_error_set(e, got < 0 ? -errno : -EIO, NSB_STAGE_PROFILE,
 					     "read the compiled filter");
 		done += (size_t)got;
 	}
@@ -131,19 +129,20 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 	int r;
 
 	if (!ctx)
-		return nsb_error_setx(e, -EINVAL, STAGE, "libseccomp refused the default action");
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE,
+				      "libseccomp refused the default action");
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scmp_action(&badarch));
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "set the bad-arch action");
+		return nsb_error_set(e, r, NSB_STAGE_PROFILE, "set the bad-arch action");
 	/* The caller sets no_new_privs itself, at the point it chooses. */
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "clear the no_new_privs attribute");
+		return nsb_error_set(e, r, NSB_STAGE_PROFILE, "clear the no_new_privs attribute");
 	/* Binary-tree dispatch: O(log n) per syscall for long allowlists.
 	 * Older libseccomp lacks it; the linear program is equally correct. */
 	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if (r < 0 && r != -EINVAL && r != -EOPNOTSUPP)
-		return nsb_error_set(e, r, STAGE, "enable binary-tree optimisation");
+		return nsb_error_set(e, r, NSB_STAGE_PROFILE, "enable binary-tree optimisation");
 
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct nsb_rule *rule = &p->rules[i];
@@ -160,9 +159,10 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 		r = seccomp_rule_add_exact_array(ctx, scmp_action(&rule->action), rule->nr,
 						 rule->n_conds, cmp);
 		if (r < 0)
-			return nsb_error_set(
-				e, r, "profile", "%s:%u:%u: libseccomp refused the rule for '%s'",
-				rule->origin.file, rule->origin.line, rule->origin.col, rule->name);
+			return nsb_error_set(e, r, NSB_STAGE_PROFILE,
+					     "%s:%u:%u: libseccomp refused the rule for '%s'",
+					     rule->origin.file, rule->origin.line, rule->origin.col,
+					     rule->name);
 	}
 
 	struct nsb_bpf b = {0};
@@ -355,11 +355,12 @@ int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct n
 		return 0;
 	_cleanup_free_ struct sock_filter *insns = calloc(NSB_SECCOMP_IDS_INSNS, sizeof(*insns));
 	if (!insns)
-		return nsb_error_set(e, -ENOMEM, STAGE, "build the unmapped-ids filter");
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE,
+				     "build the unmapped-ids filter");
 	int r = nsb_seccomp_ids_build(uid, gid, &b->ids_act, insns, NSB_SECCOMP_IDS_INSNS, &n);
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "build the unmapped-ids filter of profile '%s'",
-				     b->profile);
+		return nsb_error_set(e, r, NSB_STAGE_PROFILE,
+				     "build the unmapped-ids filter of profile '%s'", b->profile);
 	free(b->ids);
 	b->ids = TAKE_PTR(insns);
 	b->n_ids = n;
@@ -373,7 +374,8 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 	int r;
 
 	if (strlen(name_or_path) >= sizeof(b.profile))
-		return nsb_error_setx(e, -ENAMETOOLONG, STAGE, "seccomp profile name is too long");
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PROFILE,
+				      "seccomp profile name is too long");
 	/* "none" is only ever the literal name, never a file called none. */
 	if (strcmp(name_or_path, NSB_SECCOMP_NONE) == 0) {
 		b.none = true;
@@ -413,7 +415,8 @@ static int install_program(struct sock_filter *insns, size_t n, const char *what
 		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	if (r < 0) {
 		int err = errno;
-		nsb_error_set(e, -err, STAGE, "install %sseccomp profile '%s'", what, b->profile);
+		nsb_error_set(e, -err, NSB_STAGE_SECCOMP, "install %sseccomp profile '%s'", what,
+			      b->profile);
 		if (err == EACCES)
 			nsb_error_hint(
 				e,
@@ -430,11 +433,12 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 	if (b->none)
 		return 0;
 	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
-		return nsb_error_setx(e, -EINVAL, STAGE, "no compiled seccomp program to install");
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_SECCOMP,
+				      "no compiled seccomp program to install");
 	/* Asked for and not built is a failure, never a filter quietly left out. */
 	if (b->ids_action[0] && (!b->ids || b->n_ids == 0 || b->n_ids > NSB_SECCOMP_IDS_INSNS))
 		return nsb_error_setx(
-			e, -EINVAL, STAGE,
+			e, -EINVAL, NSB_STAGE_SECCOMP,
 			"the unmapped-ids filter of seccomp profile '%s' was not built",
 			b->profile);
 	/* First, so that the profile's program is the last one installed (see
@@ -450,7 +454,7 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 {
 	if (b->none || !b->insns)
-		return nsb_error_setx(e, -EINVAL, STAGE,
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE,
 				      "seccomp profile '%s' has no filter to export", b->profile);
 	const char *p = (const char *)b->insns;
 	size_t left = b->n_insns * sizeof(*b->insns);
@@ -459,7 +463,8 @@ int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return nsb_error_set(e, -errno, STAGE, "write the compiled seccomp filter");
+			return nsb_error_set(e, -errno, NSB_STAGE_SECCOMP,
+					     "write the compiled seccomp filter");
 		p += n;
 		left -= (size_t)n;
 	}

@@ -110,7 +110,7 @@ static int group_add(struct nsb_profile_parser *ps, const struct nsb_origin *o, 
 				       NSB_PROFILE_MAX_MEMBERS);
 	int *n = realloc(g->nrs, (g->n_nrs + 1) * sizeof(*n));
 	if (!n)
-		return nsb_error_set(ps->e, -ENOMEM, NSB_PROFILE_STAGE, "%s:%u:%u", o->file,
+		return nsb_error_set(ps->e, -ENOMEM, NSB_STAGE_PROFILE, "%s:%u:%u", o->file,
 				     o->line, o->col);
 	g->nrs = n;
 	g->nrs[g->n_nrs++] = nr;
@@ -148,7 +148,7 @@ static int do_group(struct nsb_profile_parser *ps, const struct nsb_origin *line
 		return nsb_profile_err(ps, &o, "more than %u groups", NSB_PROFILE_MAX_GROUPS);
 	struct nsb_group *g = realloc(p->groups, (p->n_groups + 1) * sizeof(*g));
 	if (!g)
-		return nsb_error_set(ps->e, -ENOMEM, NSB_PROFILE_STAGE, "%s:%u", line->file,
+		return nsb_error_set(ps->e, -ENOMEM, NSB_STAGE_PROFILE, "%s:%u", line->file,
 				     line->line);
 	p->groups = g;
 	g = &p->groups[p->n_groups++];
@@ -256,7 +256,7 @@ static int add_rule(struct nsb_profile_parser *ps, const struct nsb_origin *o, i
 				       NSB_PROFILE_MAX_RULES);
 	struct nsb_rule *r = realloc(p->rules, (p->n_rules + 1) * sizeof(*r));
 	if (!r)
-		return nsb_error_set(ps->e, -ENOMEM, NSB_PROFILE_STAGE, "%s:%u", o->file, o->line);
+		return nsb_error_set(ps->e, -ENOMEM, NSB_STAGE_PROFILE, "%s:%u", o->file, o->line);
 	p->rules = r;
 	r = &p->rules[p->n_rules++];
 	*r = *tmpl;

@@ -14,7 +14,6 @@
 #include "seccomp/profile.h"
 
 /* Finding a profile is part of setting up seccomp: the record says so. */
-#define STAGE "seccomp"
 
 static bool valid_profile_name(const char *s)
 {
@@ -46,21 +45,21 @@ int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, stru
 
 	if (strchr(name_or_path, '/')) {
 		if (strlen(name_or_path) >= size)
-			return nsb_error_setx(e, -ENAMETOOLONG, STAGE,
+			return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PROFILE,
 					      "seccomp profile path is too long");
 		struct stat st;
 		if (stat(name_or_path, &st) < 0)
-			return nsb_error_set(e, -errno, STAGE, "seccomp profile '%s'",
+			return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "seccomp profile '%s'",
 					     name_or_path);
 		if (!S_ISREG(st.st_mode))
-			return nsb_error_setx(e, -EINVAL, STAGE,
+			return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE,
 					      "seccomp profile '%s': not a regular file",
 					      name_or_path);
 		memcpy(ret_path, name_or_path, strlen(name_or_path) + 1);
 		return 0;
 	}
 	if (!valid_profile_name(name_or_path)) {
-		nsb_error_setx(e, -EINVAL, STAGE, "invalid seccomp profile name '%s'",
+		nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE, "invalid seccomp profile name '%s'",
 			       name_or_path);
 		return nsb_error_hint(
 			e,
@@ -76,7 +75,8 @@ int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, stru
 			return 0;
 		}
 	}
-	nsb_error_setx(e, -ENOENT, STAGE, "seccomp profile '%s' not found", name_or_path);
+	nsb_error_setx(e, -ENOENT, NSB_STAGE_PROFILE, "seccomp profile '%s' not found",
+		       name_or_path);
 	return nsb_error_hint(
 		e, "looked for %s.profile in %s and %s; '%s' or a path containing '/' also work",
 		name_or_path, dirs[0], dirs[1], NSB_SECCOMP_NONE);
@@ -89,14 +89,15 @@ static int open_profile(const char *path, FILE **ret, struct nsb_error *e)
 	struct stat st;
 
 	if (fd < 0)
-		return nsb_error_set(e, -errno, STAGE, "open '%s'", path);
+		return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "open '%s'", path);
 	if (fstat(fd, &st) < 0)
-		return nsb_error_set(e, -errno, STAGE, "stat '%s'", path);
+		return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "stat '%s'", path);
 	if (!S_ISREG(st.st_mode))
-		return nsb_error_setx(e, -EINVAL, STAGE, "'%s' is not a regular file", path);
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE, "'%s' is not a regular file",
+				      path);
 	FILE *f = fdopen(fd, "r");
 	if (!f)
-		return nsb_error_set(e, -errno, STAGE, "open '%s'", path);
+		return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "open '%s'", path);
 	TAKE_FD(fd);
 	*ret = f;
 	return 0;
@@ -110,7 +111,7 @@ static int open_canonical(const char *path, const char *what, FILE **ret_f, char
 {
 	_cleanup_free_ char *real = realpath(path, NULL);
 	if (!real)
-		return nsb_error_set(e, -errno, STAGE, "%s'%s'", what, path);
+		return nsb_error_set(e, -errno, NSB_STAGE_PROFILE, "%s'%s'", what, path);
 	FILE *f = NULL;
 	int r = open_profile(real, &f, e);
 	if (r < 0)
@@ -138,7 +139,7 @@ static int file_opener(const char *name, const char *from, void *userdata, FILE 
 	else
 		n = snprintf(buf, sizeof(buf), "%.*s/%s.profile", dirlen, dir, name);
 	if (n < 0 || (size_t)n >= sizeof(buf))
-		return nsb_error_setx(e, -ENAMETOOLONG, STAGE, "path is too long");
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PROFILE, "path is too long");
 	return open_canonical(buf, "", ret_f, ret_path, e);
 }
 

@@ -17,8 +17,6 @@
 
 #include "seccomp/profile.h"
 
-#define NSB_PROFILE_STAGE "profile"
-
 struct nsb_profile_token {
 	char *s;
 	unsigned col; /* 1-based */

@@ -21,7 +21,7 @@ int nsb_profile_err(struct nsb_profile_parser *ps, const struct nsb_origin *o, c
 
 	snprintf(where, sizeof(where), "%s:%u:%u", o->file, o->line, o->col);
 	va_start(ap, fmt);
-	int r = nsb_error_vsetx(ps->e, EINVAL, NSB_PROFILE_STAGE, where, fmt, ap);
+	int r = nsb_error_vsetx(ps->e, -EINVAL, NSB_STAGE_PROFILE, where, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -48,7 +48,7 @@ static int read_include(struct nsb_profile_parser *ps, const struct nsb_origin *
 	struct nsb_error oe = {0};
 	int r = ps->opener(inc->name, line->file, ps->userdata, &f, &resolved, &oe);
 	if (r < 0) {
-		nsb_error_setx(ps->e, r, NSB_PROFILE_STAGE, "%s:%u:%u: include '%s': %s", o->file,
+		nsb_error_setx(ps->e, r, NSB_STAGE_PROFILE, "%s:%u:%u: include '%s': %s", o->file,
 			       o->line, o->col, inc->name, oe.message);
 		return -ps->e->err;
 	}
@@ -78,7 +78,7 @@ static int read_include(struct nsb_profile_parser *ps, const struct nsb_origin *
 	if (!files) {
 		fclose(f);
 		free(resolved);
-		return nsb_error_set(ps->e, -ENOMEM, NSB_PROFILE_STAGE, "include '%s'", inc->name);
+		return nsb_error_set(ps->e, -ENOMEM, NSB_STAGE_PROFILE, "include '%s'", inc->name);
 	}
 	p->files = files;
 	p->files[p->n_files++] = resolved;
@@ -126,7 +126,7 @@ static int read_file(struct nsb_profile_parser *ps, FILE *f, const char *path)
 				       NSB_PROFILE_MAX_FILE_SIZE);
 	}
 	if (r < 0)
-		return nsb_error_set(ps->e, r, NSB_PROFILE_STAGE, "read '%s'", path);
+		return nsb_error_set(ps->e, r, NSB_STAGE_PROFILE, "read '%s'", path);
 
 	ps->stack[ps->depth++] = path;
 	struct nsb_group *outer_group = ps->open_group;
@@ -158,13 +158,13 @@ int nsb_profile_parse(FILE *f, const char *path, nsb_profile_opener opener, void
 {
 	_cleanup_(nsb_profile_freep) struct nsb_profile *p = calloc(1, sizeof(*p));
 	if (!p)
-		return nsb_error_set(e, -ENOMEM, NSB_PROFILE_STAGE, "parse '%s'", path);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "parse '%s'", path);
 	p->files = calloc(1, sizeof(*p->files));
 	if (!p->files)
-		return nsb_error_set(e, -ENOMEM, NSB_PROFILE_STAGE, "parse '%s'", path);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "parse '%s'", path);
 	p->files[0] = strdup(path);
 	if (!p->files[0])
-		return nsb_error_set(e, -ENOMEM, NSB_PROFILE_STAGE, "parse '%s'", path);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "parse '%s'", path);
 	p->n_files = 1;
 
 	struct nsb_profile_parser ps = {

@@ -20,7 +20,6 @@
 #include "supervisor/cgroup_file.h"
 #include "base/macro.h"
 
-#define STAGE	  NSB_CGROUP_STAGE
 #define LEAF_NAME "sandbox"
 /* How long destroy waits for killed tasks to leave the cgroup. */
 #define DESTROY_WAIT_MS 5000
@@ -145,8 +144,8 @@ static int write_limits(int dfd, const char *path, const struct nsb_cgroup_limit
 		snprintf(buf, sizeof(buf), "%" PRIu64, l->memory_max);
 		r = nsb_cgroup_write_at(dfd, "memory.max", buf);
 		if (r < 0)
-			return nsb_error_set(e, r, STAGE, "write '%s' to '%s/memory.max'", buf,
-					     path);
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP,
+					     "write '%s' to '%s/memory.max'", buf, path);
 		if (l->swap_max == NSB_CGROUP_MAX)
 			snprintf(buf, sizeof(buf), "max");
 		else
@@ -155,29 +154,31 @@ static int write_limits(int dfd, const char *path, const struct nsb_cgroup_limit
 		 * there is then no swap to charge the payload's memory to. */
 		r = nsb_cgroup_write_at(dfd, "memory.swap.max", buf);
 		if (r < 0 && r != -ENOENT)
-			return nsb_error_set(e, r, STAGE, "write '%s' to '%s/memory.swap.max'", buf,
-					     path);
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP,
+					     "write '%s' to '%s/memory.swap.max'", buf, path);
 	}
 	/* One OOM kill takes the whole sandbox: a half-killed process tree
 	 * would look like a crash of the payload rather than an OOM. */
 	if (controllers & NSB_CG_MEMORY) {
 		r = nsb_cgroup_write_at(dfd, "memory.oom.group", "1");
 		if (r < 0)
-			return nsb_error_set(e, r, STAGE, "write '1' to '%s/memory.oom.group'",
-					     path);
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP,
+					     "write '1' to '%s/memory.oom.group'", path);
 	}
 	if (l->pids_max) {
 		snprintf(buf, sizeof(buf), "%" PRIu64, l->pids_max);
 		r = nsb_cgroup_write_at(dfd, "pids.max", buf);
 		if (r < 0)
-			return nsb_error_set(e, r, STAGE, "write '%s' to '%s/pids.max'", buf, path);
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP, "write '%s' to '%s/pids.max'",
+					     buf, path);
 	}
 	if (l->cpu_quota_us) {
 		r = nsb_cgroup_format_cpu_max(l->cpu_quota_us, l->cpu_period_us, buf, sizeof(buf));
 		if (r >= 0)
 			r = nsb_cgroup_write_at(dfd, "cpu.max", buf);
 		if (r < 0)
-			return nsb_error_set(e, r, STAGE, "write '%s' to '%s/cpu.max'", buf, path);
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP, "write '%s' to '%s/cpu.max'",
+					     buf, path);
 	}
 	return 0;
 }
@@ -208,7 +209,7 @@ static int enable_controllers(int pfd, const char *parent, unsigned required, un
 		r = nsb_cgroup_read_at(pfd, "cgroup.subtree_control", NSB_CGROUP_FILE_MAX,
 				       &enabled);
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "read controllers of '%s'", parent);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read controllers of '%s'", parent);
 	for (size_t i = 0; i < ARRAY_SIZE(controllers_tab); i++) {
 		unsigned bit = controllers_tab[i].bit;
 		const char *name = controllers_tab[i].name;
@@ -229,7 +230,7 @@ static int enable_controllers(int pfd, const char *parent, unsigned required, un
 		if (r == 0)
 			have |= bit;
 		else if (required & bit)
-			return nsb_error_set(e, r, STAGE,
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP,
 					     "enable '%s' in '%s/cgroup.subtree_control'", name,
 					     parent);
 	}
@@ -246,14 +247,14 @@ static int make_run_dir(int pfd, const char *parent, char *ret_name, size_t size
 	for (int attempt = 0;; attempt++) {
 		uint64_t rnd;
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-			return nsb_error_set(e, -errno, STAGE, "getrandom");
+			return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "getrandom");
 		snprintf(ret_name, size, NSB_CGROUP_NAME_PREFIX "%d-%016" PRIx64, (int)getpid(),
 			 rnd);
 		if (mkdirat(pfd, ret_name, 0755) == 0)
 			return 0;
 		if (errno != EEXIST || attempt >= 3)
-			return nsb_error_set(e, -errno, STAGE, "create cgroup '%s/%s'", parent,
-					     ret_name);
+			return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "create cgroup '%s/%s'",
+					     parent, ret_name);
 	}
 }
 
@@ -275,7 +276,7 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 
 	pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
-		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent);
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent);
 	r = enable_controllers(pfd, parent, required, &have, e);
 	if (r < 0)
 		return r;
@@ -288,13 +289,13 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 	cg.controllers = have;
 	if (snprintf(cg.path, sizeof(cg.path), "%s/%s", parent, name) >= (int)sizeof(cg.path) ||
 	    path_join(cg.leaf, sizeof(cg.leaf), cg.path, LEAF_NAME) < 0) {
-		r = nsb_error_setx(e, -ENAMETOOLONG, STAGE, "cgroup path under '%s' too long",
-				   parent);
+		r = nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_CGROUP,
+				   "cgroup path under '%s' too long", parent);
 		goto undo;
 	}
 	outer = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (outer < 0) {
-		r = nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", cg.path);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", cg.path);
 		goto undo;
 	}
 	/* Limits first: the payload must never run a single instruction in a
@@ -303,12 +304,12 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 	if (r < 0)
 		goto undo;
 	if (mkdirat(outer, LEAF_NAME, 0755) < 0) {
-		r = nsb_error_set(e, -errno, STAGE, "create cgroup '%s'", cg.leaf);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "create cgroup '%s'", cg.leaf);
 		goto undo;
 	}
 	leaf = openat(outer, LEAF_NAME, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (leaf < 0) {
-		r = nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", cg.leaf);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", cg.leaf);
 		goto undo;
 	}
 	cg.fd = TAKE_FD(leaf);
@@ -324,10 +325,11 @@ int nsb_cgroup_kill(const struct nsb_cgroup *cg, struct nsb_error *e)
 {
 	int r;
 	if (!cg || cg->outer_fd < 0)
-		return nsb_error_setx(e, -EBADF, STAGE, "kill: no cgroup");
+		return nsb_error_setx(e, -EBADF, NSB_STAGE_CGROUP, "kill: no cgroup");
 	r = kill_at(cg->outer_fd);
 	if (r < 0)
-		return nsb_error_set(e, r, STAGE, "kill processes of cgroup '%s'", cg->path);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "kill processes of cgroup '%s'",
+				     cg->path);
 	return 0;
 }
 
@@ -356,11 +358,11 @@ int nsb_cgroup_read_stats(const struct nsb_cgroup *cg, struct nsb_cgroup_stats *
 	struct nsb_cgroup_stats s;
 
 	if (!cg || cg->outer_fd < 0)
-		return nsb_error_setx(e, -EBADF, STAGE, "read stats: no cgroup");
+		return nsb_error_setx(e, -EBADF, NSB_STAGE_CGROUP, "read stats: no cgroup");
 	/* cpu.stat exists in every non-root cgroup, with or without the cpu
 	 * controller: its absence means the cgroup is gone. */
 	if (faccessat(cg->outer_fd, "cpu.stat", F_OK, 0) < 0)
-		return nsb_error_set(e, -errno, STAGE, "read '%s/cpu.stat'", cg->path);
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "read '%s/cpu.stat'", cg->path);
 
 	s.memory_peak = value_at(cg->outer_fd, "memory.peak");
 	s.pids_peak = value_at(cg->outer_fd, "pids.peak");
@@ -397,9 +399,9 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
 	const char *name = strrchr(cg->path, '/');
 	_cleanup_close_ int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
-		r = nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent);
 	else if (name && (r = remove_tree(pfd, name + 1, 0)) < 0)
-		nsb_error_set(e, r, STAGE, "remove cgroup '%s'", cg->path);
+		nsb_error_set(e, r, NSB_STAGE_CGROUP, "remove cgroup '%s'", cg->path);
 	if (cg->fd >= 0)
 		close(cg->fd);
 	close(cg->outer_fd);
@@ -413,14 +415,14 @@ int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e)
 	int removed = 0, first_err = 0;
 
 	if (pfd < 0)
-		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent_dir);
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent_dir);
 	int dfd = fcntl(pfd, F_DUPFD_CLOEXEC, 3);
 	if (dfd < 0)
-		return nsb_error_set(e, -errno, STAGE, "open cgroup '%s'", parent_dir);
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent_dir);
 	DIR *d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
-		return nsb_error_set(e, -ENOMEM, STAGE, "read cgroup '%s'", parent_dir);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "read cgroup '%s'", parent_dir);
 	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
@@ -440,8 +442,8 @@ int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e)
 			removed++;
 		else if (!first_err) {
 			first_err = r;
-			nsb_error_set(e, r, STAGE, "remove stale cgroup '%s/%s'", parent_dir,
-				      de->d_name);
+			nsb_error_set(e, r, NSB_STAGE_CGROUP, "remove stale cgroup '%s/%s'",
+				      parent_dir, de->d_name);
 		}
 	}
 	closedir(d);

@@ -7,8 +7,6 @@
 
 #include <stddef.h>
 
-#define NSB_CGROUP_STAGE "cgroup"
-
 /* mountinfo on a busy host is large; cgroup files are tiny. */
 #define NSB_CGROUP_PROC_FILE_MAX (4u << 20)
 #define NSB_CGROUP_FILE_MAX	 65536

@@ -33,33 +33,33 @@ static int locate(const struct nsb_cgroup_opts *o, struct cg_where *w, struct ns
 
 	r = nsb_cgroup_read_at(AT_FDCWD, mi, NSB_CGROUP_PROC_FILE_MAX, &text);
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s'", mi);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s'", mi);
 	r = nsb_cgroup_parse_mountinfo(text, w->mnt, sizeof(w->mnt), root, sizeof(root));
 	if (r == -ENOENT) {
-		nsb_error_setx(e, -ENOENT, NSB_CGROUP_STAGE,
+		nsb_error_setx(e, -ENOENT, NSB_STAGE_CGROUP,
 			       "no cgroup2 filesystem is mounted (read '%s')", mi);
 		return nsb_error_hint(e, "mount it with 'mount -t cgroup2 none /sys/fs/cgroup', "
 					 "or boot with systemd.unified_cgroup_hierarchy=1");
 	}
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "parse '%s'", mi);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "parse '%s'", mi);
 	free(TAKE_PTR(text));
 
 	r = nsb_cgroup_read_at(AT_FDCWD, pc, NSB_CGROUP_PROC_FILE_MAX, &text);
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s'", pc);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s'", pc);
 	r = nsb_cgroup_parse_proc_cgroup(text, cgpath, sizeof(cgpath));
 	if (r < 0)
-		return nsb_error_setx(e, r, NSB_CGROUP_STAGE,
+		return nsb_error_setx(e, r, NSB_STAGE_CGROUP,
 				      "no cgroup v2 entry (\"0::\") in '%s'", pc);
 	r = nsb_cgroup_join(w->mnt, root, cgpath, w->own, sizeof(w->own));
 	if (r == -EXDEV)
 		return nsb_error_setx(
-			e, -EXDEV, NSB_CGROUP_STAGE,
+			e, -EXDEV, NSB_STAGE_CGROUP,
 			"own cgroup '%s' is outside the cgroup2 mount '%s' (root '%s')", cgpath,
 			w->mnt, root);
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "own cgroup '%s'", cgpath);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "own cgroup '%s'", cgpath);
 	return 0;
 }
 
@@ -72,7 +72,7 @@ static int explain_missing(const struct nsb_cgroup_opts *o, const char *dir, con
 	_cleanup_free_ char *text = NULL;
 	unsigned hier = 0;
 
-	nsb_error_setx(e, -ENODEV, NSB_CGROUP_STAGE,
+	nsb_error_setx(e, -ENODEV, NSB_STAGE_CGROUP,
 		       "controller '%s' is not available in '%s/cgroup.controllers'", name, dir);
 	/* Lines are "name<TAB>hierarchy<TAB>num_cgroups<TAB>enabled". */
 	if (nsb_cgroup_read_at(AT_FDCWD, pcs, NSB_CGROUP_PROC_FILE_MAX, &text) == 0) {
@@ -115,17 +115,17 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	int r;
 
 	if (dfd < 0)
-		return nsb_error_set(e, -errno, NSB_CGROUP_STAGE, "open cgroup '%s'", dir);
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", dir);
 	r = nsb_cgroup_read_at(dfd, "cgroup.controllers", NSB_CGROUP_FILE_MAX, &avail);
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s/cgroup.controllers'", dir);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.controllers'", dir);
 	for (size_t i = 0; names && names[i]; i++)
 		if (!nsb_cgroup_list_has(avail, names[i]))
 			return explain_missing(o, dir, names[i], e);
 
 	r = nsb_cgroup_read_at(dfd, "cgroup.subtree_control", NSB_CGROUP_FILE_MAX, &enabled);
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s/cgroup.subtree_control'",
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.subtree_control'",
 				     dir);
 	for (size_t i = 0; names && names[i]; i++)
 		if (!nsb_cgroup_list_has(enabled, names[i]))
@@ -136,11 +136,11 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	is_root = faccessat(dfd, "cgroup.type", F_OK, 0) < 0 && errno == ENOENT;
 	r = nsb_cgroup_read_at(dfd, "cgroup.procs", NSB_CGROUP_PROC_FILE_MAX, &procs);
 	if (r < 0)
-		return nsb_error_set(e, r, NSB_CGROUP_STAGE, "read '%s/cgroup.procs'", dir);
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.procs'", dir);
 	has_procs = procs[0] != '\0';
 
 	if (faccessat(dfd, ".", W_OK, AT_EACCESS) < 0) {
-		nsb_error_set(e, -errno, NSB_CGROUP_STAGE, "cannot create cgroups in '%s'", dir);
+		nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "cannot create cgroups in '%s'", dir);
 		return nsb_error_hint(e, "run under a delegated cgroup (systemd-run --user --scope "
 					 "-p Delegate=yes ...) or pass --cgroup-parent DIR");
 	}
@@ -150,20 +150,20 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	 * and its children could not be controller-enabled either.  Only the
 	 * root cgroup is exempt from the rule. */
 	if (has_procs && !is_root) {
-		nsb_error_setx(e, -EBUSY, NSB_CGROUP_STAGE,
+		nsb_error_setx(e, -EBUSY, NSB_STAGE_CGROUP,
 			       "cannot create the run's cgroup under '%s': it has processes, and "
 			       "cgroup v2 lets no cgroup hold both processes and controllers",
 			       dir);
 		return nsb_error_hint(e, "pass --cgroup-parent naming an empty delegated cgroup");
 	}
 	if (need_enable && faccessat(dfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
-		return nsb_error_set(e, -errno, NSB_CGROUP_STAGE,
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP,
 				     "cannot enable controllers in '%s'", dir);
 	/* CLONE_INTO_CGROUP moves a task from our cgroup into the new one: the
 	 * kernel wants write access to cgroup.procs of their common ancestor,
 	 * which is DIR itself for the parents we derive. */
 	if (faccessat(dfd, "cgroup.procs", W_OK, AT_EACCESS) < 0)
-		return nsb_error_set(e, -errno, NSB_CGROUP_STAGE,
+		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP,
 				     "cannot move processes within '%s'", dir);
 	return 0;
 }
@@ -186,7 +186,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		size_t ml = strlen(w.mnt);
 		if (o->parent[0] != '/' || strncmp(o->parent, w.mnt, ml) ||
 		    (o->parent[ml] != '/' && o->parent[ml] != '\0')) {
-			nsb_error_setx(e, -EINVAL, NSB_CGROUP_STAGE,
+			nsb_error_setx(e, -EINVAL, NSB_STAGE_CGROUP,
 				       "--cgroup-parent '%s' is not inside the cgroup2 mount '%s'",
 				       o->parent, w.mnt);
 			return nsb_error_hint(e, "give an absolute path below '%s'", w.mnt);
@@ -195,7 +195,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		if (r < 0)
 			return r;
 		if (strlen(o->parent) >= size)
-			return nsb_error_setx(e, -ENAMETOOLONG, NSB_CGROUP_STAGE,
+			return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_CGROUP,
 					      "--cgroup-parent too long");
 		strcpy(ret_parent, o->parent);
 		return 0;
@@ -221,7 +221,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		if (e) {
 			char msg[NSB_ERR_MESSAGE_MAX];
 			snprintf(msg, sizeof(msg), "%s", e->message);
-			nsb_error_setx(e, -e2.err, NSB_CGROUP_STAGE, "%.700s; and %.700s", msg,
+			nsb_error_setx(e, -e2.err, NSB_STAGE_CGROUP, "%.700s; and %.700s", msg,
 				       e2.message);
 			if (e2.hint[0])
 				nsb_error_hint(e, "%s", e2.hint);

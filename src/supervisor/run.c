@@ -39,9 +39,9 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 				       .pty_sock = -1};
 }
 
-int nsb_run_fail(struct nsb_run *run, enum nsb_status status, const struct nsb_error *e)
+int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e)
 {
-	run->res.status = status;
+	run->res.status = nsb_stage_status(e->stage);
 	run->res.has_setup_error = true;
 	run->res.setup_error = *e;
 	return e->err ? -abs(e->err) : -EIO;
@@ -61,7 +61,8 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 	facts->environ = environ;
 
 	if (!getcwd(cwd, sizeof(cwd)) || !realpath(cwd, run->cwd_real))
-		return nsb_error_set(e, nsb_negerrno(), "usage", "resolve the current directory");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
+				     "resolve the current directory");
 	facts->cwd = run->cwd_real;
 	if (home && *home && realpath(home, run->home_real))
 		facts->home = run->home_real;
@@ -69,11 +70,12 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 	if (cfg->project) {
 		struct stat st;
 		if (!realpath(cfg->project, run->project_real)) {
-			nsb_error_set(e, nsb_negerrno(), "usage", "--project '%s'", cfg->project);
+			nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "--project '%s'",
+				      cfg->project);
 			return nsb_error_hint(e, "the path is relative to '%s'", run->cwd_real);
 		}
 		if (stat(run->project_real, &st) < 0 || !S_ISDIR(st.st_mode))
-			return nsb_error_setx(e, ENOTDIR, "usage",
+			return nsb_error_setx(e, -ENOTDIR, NSB_STAGE_USAGE,
 					      "--project '%s': not a directory", cfg->project);
 		facts->project_real = run->project_real;
 	}
@@ -89,7 +91,7 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 		snprintf(src, sizeof(src), "%.*s", (int)m->src_len, m->src);
 		if (!realpath(src, run->mount_real[i])) {
 			int r = nsb_negerrno();
-			nsb_error_set(e, r, "usage", "%s '%s'", opt, src);
+			nsb_error_set(e, r, NSB_STAGE_USAGE, "%s '%s'", opt, src);
 			if (r == -ENOENT)
 				return nsb_error_hint(
 					e, "create it first; a relative path is taken from '%s'",
@@ -97,10 +99,11 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 			return r;
 		}
 		if (stat(run->mount_real[i], &st) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "usage", "%s '%s'", opt, src);
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "%s '%s'", opt,
+					     src);
 		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
 			return nsb_error_setx(
-				e, EINVAL, "usage",
+				e, -EINVAL, NSB_STAGE_USAGE,
 				"%s '%s': only directories and regular files can be bound", opt,
 				src);
 		facts->mount_src_real[i] = run->mount_real[i];
@@ -143,12 +146,11 @@ static int export_seccomp(struct nsb_run *run)
 		return 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
-		nsb_error_set(&e, nsb_negerrno(), "seccomp", "--seccomp-export '%s'", path);
-		return nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_SECCOMP, "--seccomp-export '%s'", path);
+		return nsb_run_fail(run, &e);
 	}
 	if (nsb_seccomp_export(&run->bpf, fd, &e) < 0)
-		return nsb_run_fail(
-			run, run->bpf.none ? NSB_STATUS_USAGE_ERROR : NSB_STATUS_SETUP_FAILED, &e);
+		return nsb_run_fail(run, &e);
 	return 0;
 }
 
@@ -157,7 +159,7 @@ int nsb_run_export_only(struct nsb_run *run)
 	struct nsb_error e = {0};
 
 	if (setup_seccomp(run, &e) < 0)
-		return nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
+		return nsb_run_fail(run, &e);
 	return export_seccomp(run);
 }
 
@@ -209,7 +211,7 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 	cg_ok = nsb_cgroup_place(&cgo, need, &run->cg_place, &why) == 0;
 	if (!cg_ok && (cfg->cgroup_parent || cfg->require_cgroup)) {
 		/* cgroup.c names --cgroup-parent itself where it is at fault. */
-		nsb_error_setx(e, why.err ? why.err : EOPNOTSUPP, "cgroup", "%s%s",
+		nsb_error_setx(e, why.err ? -why.err : -EOPNOTSUPP, NSB_STAGE_CGROUP, "%s%s",
 			       cfg->cgroup_parent ? "" : "--require-cgroup: ", why.message);
 		if (why.hint[0])
 			nsb_error_hint(e, "%s", why.hint);
@@ -259,11 +261,11 @@ int nsb_run_prepare(struct nsb_run *run)
 
 	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
 	    setup_seccomp(run, &e) < 0 || nsb_front_policy(cfg, &run->front, &e) < 0)
-		return nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
+		return nsb_run_fail(run, &e);
 	attach_seccomp(run);
 	/* The front gate: decided before anything exists. */
 	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
-		return nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		return nsb_run_fail(run, &e);
 	return 0;
 }
 
@@ -507,7 +509,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 
 	if (nsb_spawn(&run->plan, &run->stdio, run->cg.fd, &run->sb, &e) < 0) {
 		finish_cgroup(run);
-		nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		nsb_run_fail(run, &e);
 		return;
 	}
 	struct nsb_supervise_opts so = {
@@ -523,7 +525,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	nsb_sandbox_close(&run->sb);
 	if (r < 0)
-		nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		nsb_run_fail(run, &e);
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
 		record_enforced(run);
 	finish_cgroup(run);
@@ -534,8 +536,8 @@ static void spawn_and_supervise(struct nsb_run *run)
 		res->stderr_data = run->cap_err.data;
 		res->stderr_len = run->cap_err.len;
 	}
-	if (res->status == NSB_STATUS_EXEC_FAILED &&
-	    strcmp(res->setup_error.stage, NSB_STAGE_RESOLVE) == 0 && !res->setup_error.hint[0])
+	if (res->status == NSB_STATUS_EXEC_FAILED && res->setup_error.stage == NSB_STAGE_RESOLVE &&
+	    !res->setup_error.hint[0])
 		hint_not_found(&res->setup_error, run->plan.argv[0]);
 }
 
@@ -550,7 +552,7 @@ void nsb_run_execute(struct nsb_run *run)
 	/* What the payload's stdin, stdout and stderr will be (a directory
 	 * there is a usage error): decided only for a run that goes ahead. */
 	if (nsb_stdio_decide(run->cfg->pty, run->plan.pipe_output, &run->stdio, &e) < 0) {
-		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, &e);
+		nsb_run_fail(run, &e);
 		return;
 	}
 	if (export_seccomp(run) < 0)
@@ -558,7 +560,7 @@ void nsb_run_execute(struct nsb_run *run)
 	warn_fallbacks(run);
 	warn_unwritable_binds(run);
 	if (create_cgroup(run, &e) < 0) {
-		nsb_run_fail(run, NSB_STATUS_SETUP_FAILED, &e);
+		nsb_run_fail(run, &e);
 		return;
 	}
 	spawn_and_supervise(run);

@@ -55,8 +55,11 @@ struct nsb_run {
  */
 void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg);
 
-/* Record a failure that nothing ran because of (status usage_error or setup_failed). */
-int nsb_run_fail(struct nsb_run *run, enum nsb_status status, const struct nsb_error *e);
+/*
+ * Record a failure that nothing ran because of; its stage decides the status
+ * (usage_error or setup_failed: nsb_stage_status).  Returns -e->err.
+ */
+int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e);
 
 /* Everything decided, nothing created; front.verdict holds the gate's word.
  * < 0: run->res says why. */

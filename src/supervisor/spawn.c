@@ -97,11 +97,12 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 		return 0;
 	}
 	if (fstat(fd, &st) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "usage", "inspect fd %d (%s)", fd,
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "inspect fd %d (%s)", fd,
 				     names[fd]);
 	if (S_ISDIR(st.st_mode)) {
 		/* A directory handle lets openat(fd, "../x") walk the host tree. */
-		nsb_error_setx(e, EISDIR, "usage", "fd %d (%s) is a directory", fd, names[fd]);
+		nsb_error_setx(e, -EISDIR, NSB_STAGE_USAGE, "fd %d (%s) is a directory", fd,
+			       names[fd]);
 		return nsb_error_hint(
 			e,
 			"give the command a file or a pipe as %s, or bind the directory with --ro",
@@ -148,8 +149,9 @@ int nsb_stdio_decide(int pty_mode, bool pipe_output, struct nsb_stdio *ret, stru
 		if (null_fd != fd) {
 			if (null_fd >= 0)
 				close(null_fd);
-			return nsb_error_set(e, null_fd < 0 ? nsb_negerrno() : -EBADF, "usage",
-					     "hold closed fd %d with '/dev/null'", fd);
+			return nsb_error_set(e, null_fd < 0 ? nsb_negerrno() : -EBADF,
+					     NSB_STAGE_USAGE, "hold closed fd %d with '/dev/null'",
+					     fd);
 		}
 		s.closed[fd] = true;
 	}
@@ -223,7 +225,7 @@ static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
 	_cleanup_close_ int fd = openat(cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0 || write(fd, buf, (size_t)n) != n)
-		return nsb_error_set(e, nsb_negerrno(), "cgroup",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CGROUP,
 				     "move the sandbox into its cgroup");
 	return 0;
 }
@@ -252,11 +254,11 @@ static int open_channels(const struct nsb_stdio *stdio, struct channels *ch, str
 {
 	if (pipe2(ch->sync, O_CLOEXEC) < 0 || pipe2(ch->err, O_CLOEXEC) < 0 ||
 	    pipe2(ch->status, O_CLOEXEC) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "clone", "create pipes");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create pipes");
 	if ((stdio->how[1] == NSB_STDIO_PIPE && pipe2(ch->out, O_CLOEXEC) < 0) ||
 	    (stdio->how[2] == NSB_STDIO_PIPE && pipe2(ch->errout, O_CLOEXEC) < 0) ||
 	    (stdio->how[0] == NSB_STDIO_PIPE && pipe2(ch->in, O_CLOEXEC) < 0))
-		return nsb_error_set(e, nsb_negerrno(), "clone", "create stdio pipes");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create stdio pipes");
 	/* Bigger pipes, fewer wakeups for the pumps; best effort. */
 	const int pumped[] = {ch->out[0], ch->errout[0], ch->in[1]};
 	for (size_t i = 0; i < ARRAY_SIZE(pumped); i++)
@@ -265,12 +267,12 @@ static int open_channels(const struct nsb_stdio *stdio, struct channels *ch, str
 	/* The supervisor's end never blocks: one event loop serves every
 	 * stream, and a payload that never reads stdin must not stall it. */
 	if (ch->in[1] >= 0 && fcntl(ch->in[1], F_SETFL, O_NONBLOCK) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "clone",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE,
 				     "make the stdin pipe non-blocking");
 	/* The pty is opened inside, on the sandbox's own devpts; its master
 	 * travels back over this socket. */
 	if (stdio->pty && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->pty) < 0)
-		return nsb_error_set(e, nsb_negerrno(), "clone", "create the pty socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create the pty socket");
 	return 0;
 }
 
@@ -337,7 +339,8 @@ static int release_init(const struct nsb_plan *plan, pid_t pid, int cgroup_fd, b
 	}
 
 	if (write(ch->sync[1], "G", 1) != 1)
-		return nsb_error_set(e, nsb_negerrno(), "clone", "release the sandbox's init");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE,
+				     "release the sandbox's init");
 	nsb_closep(&ch->sync[1]);
 	return 0;
 }
@@ -365,7 +368,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 		if (r == -EPERM || r == -EACCES || r == -ENOSPC || r == -EUSERS || r == -EINVAL)
 			nsb_userns_diagnose(-r, "/proc", e);
 		else
-			nsb_error_set(e, r, "clone", "create the sandbox's namespaces");
+			nsb_error_set(e, r, NSB_STAGE_CLONE, "create the sandbox's namespaces");
 		goto fail;
 	}
 	if (pid == 0)

@@ -195,7 +195,7 @@ static int on_output(struct sv *v, struct nsb_outpump *s, struct nsb_error *e)
 	int r = nsb_outpump_run(s, v->buf, v->o->max_output, v->o->capture);
 
 	if (r < 0)
-		return nsb_error_set(e, r, "supervise", "keep the %s output", s->name);
+		return nsb_error_set(e, r, NSB_STAGE_SUPERVISE, "keep the %s output", s->name);
 	return 0;
 }
 
@@ -210,7 +210,7 @@ static int reap(struct sv *v, struct nsb_error *e)
 		nsb_closep(&v->in.dst);
 		v->in.src = -1;
 	} else if (p < 0 && errno != EINTR) {
-		return nsb_error_set(e, nsb_negerrno(), "supervise", "reap the sandbox");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "reap the sandbox");
 	}
 	return 0;
 }
@@ -237,15 +237,16 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 	}
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
-		return nsb_error_set(e, nsb_negerrno(), "supervise", "create signalfd");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "create signalfd");
 	v->buf = malloc(NSB_PUMP_BUF);
 	v->in.buf = malloc(NSB_PUMP_BUF);
 	if (!v->buf || !v->in.buf)
-		return nsb_error_set(e, ENOMEM, "supervise", "allocate the stdio buffers");
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_SUPERVISE, "allocate the stdio buffers");
 	if (v->o->timeout_ms) {
 		v->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 		if (v->tfd < 0 || arm(v->tfd, v->o->timeout_ms) < 0)
-			return nsb_error_set(e, nsb_negerrno(), "supervise", "arm the timeout");
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
+					     "arm the timeout");
 	}
 	return 0;
 }
@@ -274,7 +275,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			return nsb_error_set(e, nsb_negerrno(), "supervise",
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
 					     "wait for the sandbox");
 		}
 		if (pfd[1].revents)
@@ -325,14 +326,12 @@ void nsb_supervise_outcome(const struct nsb_wait_facts *f, struct nsb_result *re
 	if (f->setup_error) {
 		res->has_setup_error = true;
 		res->setup_error = *f->setup_error;
-		res->setup_error.stage[sizeof(res->setup_error.stage) - 1] = '\0';
+		/* From the other side of the clone: a stage out of range is init's. */
+		res->setup_error.stage = nsb_stage_valid(res->setup_error.stage, NSB_STAGE_INIT);
 		res->setup_error.message[sizeof(res->setup_error.message) - 1] = '\0';
 		res->setup_error.hint[sizeof(res->setup_error.hint) - 1] = '\0';
-		if (strcmp(res->setup_error.stage, NSB_STAGE_RESOLVE) == 0 ||
-		    strcmp(res->setup_error.stage, NSB_STAGE_EXEC) == 0)
-			res->status = NSB_STATUS_EXEC_FAILED;
-		else
-			res->status = NSB_STATUS_SETUP_FAILED;
+		/* Only setup_failed and exec_failed stages are set over there. */
+		res->status = nsb_stage_status(res->setup_error.stage);
 		return;
 	}
 	if (f->timed_out) {
@@ -369,7 +368,7 @@ void nsb_supervise_outcome(const struct nsb_wait_facts *f, struct nsb_result *re
 	} else {
 		res->status = NSB_STATUS_SETUP_FAILED;
 		res->has_setup_error = true;
-		nsb_error_setx(&res->setup_error, EPROTO, "init",
+		nsb_error_setx(&res->setup_error, -EPROTO, NSB_STAGE_INIT,
 			       "the sandbox's init exited with status %d before reporting",
 			       WIFEXITED(f->init_status) ? WEXITSTATUS(f->init_status) : -1);
 	}

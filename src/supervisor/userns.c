@@ -27,14 +27,14 @@ static int write_proc_file(const char *path, const char *text, struct nsb_error 
 
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return nsb_error_set(e, nsb_negerrno(), "userns", "open '%s'", path);
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USERNS, "open '%s'", path);
 	n = write(fd, text, len);
 	if (n < 0)
-		return nsb_error_set(e, nsb_negerrno(), "userns", "write '%.*s' to '%s'",
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USERNS, "write '%.*s' to '%s'",
 				     (int)strcspn(text, "\n"), text, path);
 	if ((size_t)n != len)
-		return nsb_error_setx(e, -EIO, "userns", "short write to '%s' (%zd of %zu bytes)",
-				      path, n, len);
+		return nsb_error_setx(e, -EIO, NSB_STAGE_USERNS,
+				      "short write to '%s' (%zd of %zu bytes)", path, n, len);
 	return 0;
 }
 
@@ -44,7 +44,7 @@ int nsb_userns_write_maps(pid_t pid, uid_t uid, gid_t gid, struct nsb_error *e)
 	int r;
 
 	if (pid < 0)
-		return nsb_error_setx(e, -EINVAL, "userns", "invalid pid %d", (int)pid);
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_USERNS, "invalid pid %d", (int)pid);
 	if (pid == 0)
 		snprintf(dir, sizeof(dir), "/proc/self");
 	else
@@ -295,7 +295,7 @@ int nsb_userns_diagnose(int clone_errno, const char *proc_root, struct nsb_error
 	check_kernel(proc_root, err, &f);
 
 	if (causes.len == 0) {
-		nsb_error_set(e, err, "userns",
+		nsb_error_set(e, -err, NSB_STAGE_USERNS,
 			      "cannot use a user namespace, and no known cause was found "
 			      "(checked under '%s': %s)",
 			      proc_root, checked.buf);
@@ -304,7 +304,7 @@ int nsb_userns_diagnose(int clone_errno, const char *proc_root, struct nsb_error
 				  "container this runs in");
 		return -err;
 	}
-	nsb_error_set(e, err, "userns", "cannot use a user namespace: %s", causes.buf);
+	nsb_error_set(e, -err, NSB_STAGE_USERNS, "cannot use a user namespace: %s", causes.buf);
 	nsb_error_hint(e, "%s", hints.buf);
 	/* The original failure, even when e is NULL. */
 	return -err;

@@ -22,8 +22,8 @@ int nsb_exit_code_for(const struct nsb_result *res)
 	case NSB_STATUS_DENIED:
 		return NSB_EXIT_DENIED;
 	case NSB_STATUS_EXEC_FAILED:
-		return strcmp(res->setup_error.stage, NSB_STAGE_RESOLVE) == 0 ? NSB_EXIT_NOTFOUND
-									      : NSB_EXIT_NOEXEC;
+		return res->setup_error.stage == NSB_STAGE_RESOLVE ? NSB_EXIT_NOTFOUND
+								   : NSB_EXIT_NOEXEC;
 	case NSB_STATUS_SETUP_FAILED:
 	case NSB_STATUS_USAGE_ERROR:
 		break;

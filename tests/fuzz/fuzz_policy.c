@@ -18,7 +18,7 @@ static char *print(const struct nsb_gate_policy *p, size_t *ret_len)
 	FILE *f = open_memstream(&out, ret_len);
 	if (!f)
 		abort();
-	FUZZ_ASSERT(nsb_policy_print(f, p) == 0);
+	FUZZ_ASSERT(nsb_policy_print(f, p, NULL) == 0);
 	if (fclose(f) != 0)
 		abort();
 	return out;
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	if (r < 0) {
 		FUZZ_ASSERT(e.err > 0);
-		FUZZ_ASSERT(strcmp(e.stage, "policy") == 0);
+		FUZZ_ASSERT(strcmp(nsb_stage_name(e.stage), "policy") == 0);
 		FUZZ_ASSERT(memchr(e.message, '\0', sizeof(e.message)) != NULL);
 		FUZZ_ASSERT(strncmp(e.message, "fuzz.policy:", 12) == 0);
 		nsb_gate_policy_free(&p);

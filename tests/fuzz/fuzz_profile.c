@@ -38,7 +38,7 @@ static int mem_opener(const char *name, const char *from, void *userdata, FILE *
 		*ret_path = path;
 		return 0;
 	}
-	return nsb_error_setx(e, ENOENT, "profile", "no include '%s'", name);
+	return nsb_error_setx(e, -ENOENT, NSB_STAGE_PROFILE, "no include '%s'", name);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r < 0) {
 		FUZZ_ASSERT(p == NULL);
 		FUZZ_ASSERT(e.err > 0);
-		FUZZ_ASSERT(strcmp(e.stage, "profile") == 0);
+		FUZZ_ASSERT(strcmp(nsb_stage_name(e.stage), "profile") == 0);
 		FUZZ_ASSERT(memchr(e.message, '\0', sizeof(e.message)) && e.message[0]);
 		return 0;
 	}

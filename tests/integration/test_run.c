@@ -2,7 +2,8 @@
 /*
  * The run's own failures and warnings (run.c): a --seccomp-export file that
  * cannot be created fails the run as a setup failure, not a usage error, and
- * creates nothing; the --pids fallback warning gives the pids controller's
+ * creates nothing; a profile that cannot be had is a usage error of the stage
+ * "profile"; the --pids fallback warning gives the pids controller's
  * reason, not another limit's.
  */
 #include <stdbool.h>
@@ -28,6 +29,33 @@ Test(run, seccomp_export_to_an_unwritable_place_is_a_setup_failure, .timeout = 6
 	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox: --seccomp-export '/nonexistent-nsbox-dir/f.bpf'");
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
 	itest_run_close(&r);
+}
+
+/*
+ * The status follows the stage (nsb_stage_status): the seccomp profile's own
+ * failures are the stage "profile" and a usage error, exporting "none" too;
+ * "seccomp" is only ever a setup failure (above).
+ */
+Test(run, seccomp_profile_failures_are_usage_errors_of_stage_profile, .timeout = 60,
+     .fini = itest_project_fini)
+{
+	struct itest_run r;
+
+	itest_project_setup(&itest_cur, false);
+	ITEST_RUN(&r, "--seccomp", "no-such-profile-nsbox", "--", "./probe", "write", "ran");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "profile");
+	itest_run_close(&r);
+
+	ITEST_RUN(&r, "--seccomp", "none", "--seccomp-export", "f.bpf", "--", "./probe", "write",
+		  "ran");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "profile");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox: seccomp profile 'none' has no filter to export");
+	itest_run_close(&r);
+	cr_expect(access(itest_path(&itest_cur, "ran"), F_OK) != 0, "the payload ran");
 }
 
 /* The line of text that starts with prefix, up to its end (static storage). */

@@ -334,7 +334,7 @@ Test(cgroup_tree, missing_controller_is_named)
 	cr_expect(not(eq(ptr, strstr(e.message, "controller 'cpu' is not available"), NULL)), "%s",
 		  e.message);
 	cr_expect(not(eq(ptr, strstr(e.hint, "does not delegate 'cpu'"), NULL)), "%s", e.hint);
-	cr_expect(eq(str, e.stage, "cgroup"));
+	cr_expect(eq(str, nsb_stage_name(e.stage), "cgroup"));
 }
 
 Test(cgroup_tree, v1_bound_controller_says_hybrid)

@@ -171,7 +171,7 @@ Test(limitplan, asked_pids_as_root_without_cgroup_is_refused, .init = setup)
 
 	cfg.pids = 32;
 	cr_expect(eq(int, nsb_limits_decide(&cfg, &h, &l, &err), -EOPNOTSUPP));
-	expect_str(err.stage, "limits");
+	expect_str(nsb_stage_name(err.stage), "limits");
 	cr_expect(strstr(err.message, "RLIMIT_NPROC") != NULL, "%s", err.message);
 }
 

@@ -148,13 +148,13 @@ static const struct nsb_mount_op *find_op(const char *dest)
 }
 
 /* A plan error: return value, errno in e, stage, exact message and hint. */
-#define EXPECT_PLAN_ERR(r, errno_, msg, hint_)          \
-	do {                                            \
-		cr_assert(eq(int, (r), -(errno_)));     \
-		cr_expect(eq(int, err.err, (errno_)));  \
-		cr_expect(eq(str, err.stage, "plan"));  \
-		cr_expect(eq(str, err.message, (msg))); \
-		cr_expect(eq(str, err.hint, (hint_)));  \
+#define EXPECT_PLAN_ERR(r, errno_, msg, hint_)                         \
+	do {                                                           \
+		cr_assert(eq(int, (r), -(errno_)));                    \
+		cr_expect(eq(int, err.err, (errno_)));                 \
+		cr_expect(eq(str, nsb_stage_name(err.stage), "plan")); \
+		cr_expect(eq(str, err.message, (msg)));                \
+		cr_expect(eq(str, err.hint, (hint_)));                 \
 	} while (0)
 
 #define HINT_PROJECT	      "run nsbox from the project's directory, or pass --project DIR or --no-project"
@@ -189,7 +189,7 @@ Test(plan, refuses_to_plan_without_a_command)
 	cfg.cmd_argv = NULL;
 	cfg.cmd_argc = 0;
 	cr_assert(eq(int, build(), -EINVAL));
-	cr_expect(eq(str, err.stage, "plan"));
+	cr_expect(eq(str, nsb_stage_name(err.stage), "plan"));
 	cr_expect(eq(str, err.message, "no command to plan for"));
 }
 
@@ -768,6 +768,24 @@ Test(plan, env_name_unset_is_refused_with_hint)
 	/* What was built so far is already freed. */
 	cr_expect(eq(sz, pl.n_envp, 0));
 	cr_expect(eq(ptr, pl.envp[0], NULL));
+}
+
+/* The plan is written only on success: a failure late in the build (the
+ * mounts and the first variables done) leaves the previous plan whole. */
+Test(plan, a_failed_build_leaves_the_plan_untouched)
+{
+	cr_assert(eq(int, build(), 0));
+	struct nsb_plan *before = malloc(sizeof(*before));
+	cr_assert(before != NULL);
+	memcpy(before, &pl, sizeof(pl));
+
+	add_bind(NSB_MOUNT_RO, "/srv/a", NULL, "/srv/a", true);
+	cfg.env[cfg.n_env++] = "MODE=fast";
+	cfg.env[cfg.n_env++] = "NOPE";
+	cr_assert(eq(int, build(), -ENOENT));
+	cr_expect(memcmp(before, &pl, sizeof(pl)) == 0, "the failed build changed the plan");
+	cr_expect(eq(str, pl.argv[0], cmd[0]));
+	free(before);
 }
 
 Test(plan, env_name_needs_an_exact_match)

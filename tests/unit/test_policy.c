@@ -136,7 +136,7 @@ Test(policy, every_error_has_its_message)
 		int r = parse(bad_cases[i].text, &p, &e);
 		cr_expect(eq(int, r, -bad_cases[i].err), "case %zu", i);
 		expect_str_at(e.message, bad_cases[i].message, bad_cases[i].text);
-		expect_str_at(e.stage, "policy", "stage");
+		expect_str_at(nsb_stage_name(e.stage), "policy", "stage");
 		nsb_gate_policy_free(&p);
 	}
 }
@@ -249,7 +249,7 @@ static void round_trip(const struct nsb_gate_policy *p, int (*init)(struct nsb_g
 	size_t len = 0, len2 = 0;
 	FILE *out = open_memstream(&text, &len);
 	cr_assert(out != NULL);
-	cr_assert(eq(int, nsb_policy_print(out, p), 0));
+	cr_assert(eq(int, nsb_policy_print(out, p, NULL), 0));
 	fclose(out);
 
 	struct nsb_gate_policy q;
@@ -270,7 +270,7 @@ static void round_trip(const struct nsb_gate_policy *p, int (*init)(struct nsb_g
 	cr_expect(q.allow_metachar == p->allow_metachar);
 
 	out = open_memstream(&text2, &len2);
-	cr_assert(eq(int, nsb_policy_print(out, &q), 0));
+	cr_assert(eq(int, nsb_policy_print(out, &q, NULL), 0));
 	fclose(out);
 	expect_str_at(text2, text, "second print");
 	nsb_gate_policy_free(&q);
@@ -313,7 +313,7 @@ Test(policy, print_shows_every_default_name)
 	struct nsb_gate_policy p;
 	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
 	FILE *out = open_memstream(&text, &len);
-	cr_assert(eq(int, nsb_policy_print(out, &p), 0));
+	cr_assert(eq(int, nsb_policy_print(out, &p, NULL), 0));
 	fclose(out);
 	for (size_t i = 0; nsb_gate_default_deny[i]; i++) {
 		char want[300];
@@ -323,5 +323,22 @@ Test(policy, print_shows_every_default_name)
 	cr_expect(strstr(text, "\n#allow-inline-code\n") != NULL);
 	cr_expect(strstr(text, "\n#allow-metachar\n") != NULL);
 	free(text);
+	nsb_gate_policy_free(&p);
+}
+
+/* A failed write is said, with the text main.c prints after "nsbox: ". */
+Test(policy, print_failure_fills_the_error)
+{
+	struct nsb_gate_policy p;
+	struct nsb_error e = {0};
+	FILE *out = fopen("/dev/full", "we");
+
+	if (!out)
+		cr_skip_test("no /dev/full");
+	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
+	cr_expect(eq(int, nsb_policy_print(out, &p, &e), -EIO));
+	expect_str(e.message, "--print-policy: write the policy: Input/output error");
+	cr_expect(eq(int, e.stage, NSB_STAGE_GATE));
+	fclose(out);
 	nsb_gate_policy_free(&p);
 }

@@ -34,7 +34,7 @@ static int fixture_opener(const char *name, const char *from, void *userdata, FI
 	snprintf(full, sizeof(full), "%s/%s", FIXDIR, rel);
 	FILE *f = fopen(full, "re");
 	if (!f)
-		return nsb_error_setx(e, ENOENT, "profile", "no fixture '%s'", rel);
+		return nsb_error_setx(e, -ENOENT, NSB_STAGE_PROFILE, "no fixture '%s'", rel);
 	*ret_f = f;
 	*ret_path = strdup(rel);
 	return 0;
@@ -61,7 +61,7 @@ static void expect_error_rc(const char *name, int rc, const char *want)
 	cr_assert(eq(int, r, rc), "%s: parse returned %d (%s)", name, r, e.message);
 	cr_expect(eq(int, e.err, -rc));
 	cr_expect(p == NULL, "ret must stay untouched on failure");
-	expect_streq(e.stage, "profile");
+	expect_streq(nsb_stage_name(e.stage), "profile");
 	expect_streq(e.message, want);
 }
 

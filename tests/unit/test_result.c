@@ -263,7 +263,8 @@ Test(result, setup_error_members)
 
 	nsb_result_init(&r);
 	r.has_setup_error = true;
-	nsb_error_setx(&r.setup_error, ENOENT, "mount", "bind-mount '/nope': No such file");
+	nsb_error_setx(&r.setup_error, -ENOENT, NSB_STAGE_MOUNT,
+		       "bind-mount '/nope': No such file");
 	nsb_error_hint(&r.setup_error, "create it or drop --ro");
 	_cleanup_free_ char *out = record(&r);
 	cr_expect(has(out, "\"setup_error\":{\"stage\":\"mount\",\"errno\":2,"
@@ -273,9 +274,9 @@ Test(result, setup_error_members)
 		  "%s", out);
 
 	/* No hint, an errno nobody named, then no errno at all. */
-	nsb_error_setx(&r.setup_error, 4000, "spawn", "odd");
+	nsb_error_setx(&r.setup_error, -4000, NSB_STAGE_CLONE, "odd");
 	_cleanup_free_ char *odd = record(&r);
-	cr_expect(has(odd, "\"setup_error\":{\"stage\":\"spawn\",\"errno\":4000,"
+	cr_expect(has(odd, "\"setup_error\":{\"stage\":\"clone\",\"errno\":4000,"
 			   "\"errno_name\":null,\"message\":\"odd\",\"hint\":null},"),
 		  "%s", odd);
 
@@ -288,18 +289,17 @@ Test(result, setup_error_fields_are_bounded_by_their_arrays)
 {
 	struct nsb_result r;
 
-	/* Unterminated arrays (a corrupt message from the child) must not be over-read. */
+	/* Unterminated arrays (a corrupt message from the child) must not be
+	 * over-read; a stage out of range is written as "". */
 	nsb_result_init(&r);
 	r.has_setup_error = true;
 	r.setup_error.err = EPERM;
-	memset(r.setup_error.stage, 's', sizeof(r.setup_error.stage));
+	r.setup_error.stage = (enum nsb_stage)NSB_STAGE_COUNT;
 	memset(r.setup_error.message, 'm', sizeof(r.setup_error.message));
 	memset(r.setup_error.hint, 'h', sizeof(r.setup_error.hint));
 	_cleanup_free_ char *out = record(&r);
 
-	char want[NSB_ERR_STAGE_MAX + 16];
-	snprintf(want, sizeof(want), "\"stage\":\"%.*s\",", NSB_ERR_STAGE_MAX, r.setup_error.stage);
-	cr_expect(has(out, want));
+	cr_expect(has(out, "\"stage\":\"\","));
 	cr_expect(has(out, "\"errno_name\":\"EPERM\""));
 	/* The hint is exactly NSB_ERR_HINT_MAX 'h' followed by the closing quote. */
 	const char *h = strstr(out, "\"hint\":\"");

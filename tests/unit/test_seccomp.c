@@ -608,7 +608,7 @@ Test(seccomp, groups_file_alone_is_not_a_profile)
 	struct nsb_error e = {0};
 	int r = nsb_seccomp_load("groups", &b, &e);
 	cr_assert(eq(int, r, -EINVAL));
-	EXPECT_STREQ(e.stage, "profile");
+	EXPECT_STREQ(nsb_stage_name(e.stage), "profile");
 	cr_expect(strstr(e.message, "groups.profile:1:1: no 'default' action") != NULL, "%s",
 		  e.message);
 }

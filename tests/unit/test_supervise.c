@@ -57,14 +57,14 @@ Test(supervise, setup_error_wins_and_is_terminated)
 	struct nsb_error ce;
 
 	memset(&ce, 'x', sizeof(ce));
-	memcpy(ce.stage, "mount", 6);
+	ce.stage = NSB_STAGE_MOUNT;
 	outcome(&(struct nsb_wait_facts){.setup_error = &ce,
 					 .timed_out = true,
 					 .have_payload = true,
 					 .payload_status = EXITED(0)});
 	cr_expect(eq(int, res.status, NSB_STATUS_SETUP_FAILED));
 	cr_expect(eq(int, res.has_setup_error, true));
-	cr_expect(eq(str, res.setup_error.stage, "mount"));
+	cr_expect(eq(str, nsb_stage_name(res.setup_error.stage), "mount"));
 	cr_expect(eq(sz, strlen(res.setup_error.message), sizeof(ce.message) - 1));
 	cr_expect(eq(sz, strlen(res.setup_error.hint), sizeof(ce.hint) - 1));
 	cr_expect(eq(int, res.timed_out, false));
@@ -72,16 +72,17 @@ Test(supervise, setup_error_wins_and_is_terminated)
 
 Test(supervise, resolve_and_exec_stages_are_exec_failures)
 {
-	static const char *const stages[] = {NSB_STAGE_RESOLVE, NSB_STAGE_EXEC};
+	static const enum nsb_stage stages[] = {NSB_STAGE_RESOLVE, NSB_STAGE_EXEC};
 
 	for (size_t i = 0; i < 2; i++) {
 		struct nsb_error ce;
 
 		memset(&ce, 0, sizeof(ce));
-		strcpy(ce.stage, stages[i]);
+		ce.stage = stages[i];
 		ce.err = ENOENT;
 		outcome(&(struct nsb_wait_facts){.setup_error = &ce});
-		cr_expect(eq(int, res.status, NSB_STATUS_EXEC_FAILED), "stage %s", stages[i]);
+		cr_expect(eq(int, res.status, NSB_STATUS_EXEC_FAILED), "stage %s",
+			  nsb_stage_name(stages[i]));
 		cr_expect(eq(int, res.setup_error.err, ENOENT));
 	}
 }
@@ -136,7 +137,7 @@ Test(supervise, init_exiting_without_a_report_is_a_setup_failure)
 	cr_expect(eq(int, res.status, NSB_STATUS_SETUP_FAILED));
 	cr_expect(eq(int, res.has_setup_error, true));
 	cr_expect(eq(int, res.setup_error.err, EPROTO));
-	cr_expect(eq(str, res.setup_error.stage, "init"));
+	cr_expect(eq(str, nsb_stage_name(res.setup_error.stage), "init"));
 	cr_expect(eq(str, res.setup_error.message,
 		     "the sandbox's init exited with status 7 before reporting"));
 }

@@ -190,7 +190,7 @@ static void child_lo_up(void)
 
 	int r = nsb_net_lo_up(&e);
 	if (r != 0)
-		FAIL("nsb_net_lo_up: %d [%s] %s", r, e.stage, e.message);
+		FAIL("nsb_net_lo_up: %d [%s] %s", r, nsb_stage_name(e.stage), e.message);
 	short f = lo_flags();
 	if ((f & (IFF_UP | IFF_RUNNING)) != (IFF_UP | IFF_RUNNING))
 		FAIL("lo flags 0x%x lack IFF_UP|IFF_RUNNING", (unsigned int)f);
@@ -219,7 +219,7 @@ static void child_lo_up_refused(void)
 
 	enter_userns(0, getuid(), getgid());
 	int r = nsb_net_lo_up(&e);
-	report("%d|%s|%d|%s", r, e.stage, e.err, e.message);
+	report("%d|%s|%d|%s", r, nsb_stage_name(e.stage), e.err, e.message);
 }
 
 Test(net, lo_up_reports_kernel_errno, .timeout = 10)
@@ -309,10 +309,10 @@ static void child_drop_all(void)
 
 	r = nsb_caps_drop_all(&e);
 	if (r != 0)
-		FAIL("nsb_caps_drop_all: %d [%s] %s", r, e.stage, e.message);
+		FAIL("nsb_caps_drop_all: %d [%s] %s", r, nsb_stage_name(e.stage), e.message);
 	r = nsb_no_new_privs(&e);
 	if (r != 0)
-		FAIL("nsb_no_new_privs: %d [%s] %s", r, e.stage, e.message);
+		FAIL("nsb_no_new_privs: %d [%s] %s", r, nsb_stage_name(e.stage), e.message);
 
 	read_self_status(status, sizeof(status));
 	const char *why = check_locked_down(status);
@@ -367,7 +367,7 @@ static void child_drop_without_setpcap(void)
 	if (syscall(SYS_capset, &hdr, data) < 0)
 		FAIL("capset: %m");
 	int r = nsb_caps_drop_all(&e);
-	report("%d|%s|%.15s|%s", r, e.stage, e.message, e.hint);
+	report("%d|%s|%.15s|%s", r, nsb_stage_name(e.stage), e.message, e.hint);
 }
 
 Test(caps, drop_all_without_setpcap_names_the_step, .timeout = 10)
@@ -443,7 +443,7 @@ Test(userns, write_maps_from_parent, .timeout = 10)
 	}
 
 	int r = nsb_userns_write_maps(pid, uid, gid, &e);
-	cr_assert(eq(int, r, 0), "[%s] %s", e.stage, e.message);
+	cr_assert(eq(int, r, 0), "[%s] %s", nsb_stage_name(e.stage), e.message);
 	expect_identity_map(pid, "uid_map", uid);
 	expect_identity_map(pid, "gid_map", gid);
 	char path[64], line[64];
@@ -454,7 +454,7 @@ Test(userns, write_maps_from_parent, .timeout = 10)
 	/* A map is written once; a second attempt fails and names the file. */
 	r = nsb_userns_write_maps(pid, uid, gid, &e);
 	cr_expect(eq(int, r, -EPERM));
-	cr_expect(eq(str, e.stage, "userns"));
+	cr_expect(eq(str, nsb_stage_name(e.stage), "userns"));
 	char want[128];
 	snprintf(want, sizeof(want),
 		 "write 'deny' to '/proc/%d/setgroups': Operation not permitted", (int)pid);

@@ -56,9 +56,9 @@ Test(verdict, exit_status_follows_the_status, .init = setup)
 Test(verdict, exec_failure_tells_not_found_from_not_executable, .init = setup)
 {
 	res.status = NSB_STATUS_EXEC_FAILED;
-	snprintf(res.setup_error.stage, sizeof(res.setup_error.stage), "%s", NSB_STAGE_RESOLVE);
+	res.setup_error.stage = NSB_STAGE_RESOLVE;
 	cr_expect(eq(int, nsb_exit_code_for(&res), NSB_EXIT_NOTFOUND));
-	snprintf(res.setup_error.stage, sizeof(res.setup_error.stage), "%s", NSB_STAGE_EXEC);
+	res.setup_error.stage = NSB_STAGE_EXEC;
 	cr_expect(eq(int, nsb_exit_code_for(&res), NSB_EXIT_NOEXEC));
 }
 
