@@ -13,6 +13,7 @@
 #include "core/cli.h"
 #include "base/exitcode.h"
 #include "gate/policy.h"
+#include "seccomp/builtin.h"
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
 
@@ -111,6 +112,15 @@ static int dispatch(struct nsb_run *run, int parsed, struct nsb_error *e, int64_
 		if (nsb_front_policy(cfg, &run->front, e) == 0)
 			return nsb_policy_print(stdout, &run->front.policy) < 0 ? NSB_EXIT_NSBOX
 										: 0;
+		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, e);
+	} else if (cfg->print_profile) {
+		/* The embedded text: the same bytes as the file it was built from. */
+		const struct nsb_builtin_profile *bp = NULL;
+		if (nsb_builtin_text(cfg->print_profile, &bp, e) == 0)
+			return fwrite(bp->text, 1, bp->text_len, stdout) != bp->text_len ||
+					       fflush(stdout) != 0
+				       ? NSB_EXIT_NSBOX
+				       : 0;
 		nsb_run_fail(run, NSB_STATUS_USAGE_ERROR, e);
 	} else if (!cfg->cmd_argv) {
 		/* --seccomp-export without a command: write the program and stop. */

@@ -107,6 +107,7 @@ struct nsb_config {
 
 	const char *seccomp;	    /* --seccomp NAME|PATH; NULL: "default" */
 	const char *seccomp_export; /* --seccomp-export FILE */
+	const char *print_profile;  /* --print-profile NAME */
 
 	bool help;
 	bool version;

@@ -206,6 +206,16 @@ Test(cli, seccomp_export_alone_needs_no_command)
 	cr_expect(cfg.cmd_argv == NULL);
 }
 
+Test(cli, print_profile_needs_no_command)
+{
+	cr_assert(eq(int, PARSE("--print-profile", "strict"), 0));
+	cr_expect(strcmp(cfg.print_profile, "strict") == 0);
+	cr_expect(cfg.cmd_argv == NULL);
+	EXPECT_USAGE(PARSE("--print-profile", ""), EINVAL,
+		     "--print-profile '': invalid profile name",
+		     "name a built-in profile (default, strict, groups)");
+}
+
 Test(cli, double_dash_without_command_is_refused)
 {
 	EXPECT_USAGE(PARSE("--"), EINVAL, "no command given",
@@ -1296,6 +1306,7 @@ static const char usage_before_the_table[] =
 	"Hardening:\n"
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
+	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
@@ -1336,5 +1347,5 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 34));
+	cr_expect(eq(sz, rows, 35));
 }
