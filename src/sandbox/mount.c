@@ -572,6 +572,55 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 	return 0;
 }
 
+static int cmp_fd(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Close every fd the mounts held (-1 entries are skipped): they were opened
+ * one after another, so most are consecutive and one close_range closes each
+ * run of them, where closing them one by one costs a call each.
+ */
+static void close_held(struct mount_ctx *c)
+{
+	const size_t n_ops = c->plan->n_ops;
+	const size_t n = n_ops + ARRAY_SIZE(c->dev_fds) + 3;
+	int *fds = malloc(n * sizeof(*fds));
+	size_t k = 0;
+
+	if (!fds) {
+		for (size_t i = 0; i < n_ops; i++)
+			nsb_closep(&c->prep[i].tree_fd);
+		for (size_t i = 0; i < ARRAY_SIZE(c->dev_fds); i++)
+			nsb_closep(&c->dev_fds[i]);
+		nsb_closep(&c->mask_fd);
+		nsb_closep(&c->dir_fd);
+		nsb_closep(&c->root_fd);
+		return;
+	}
+	for (size_t i = 0; i < n_ops; i++)
+		fds[k++] = TAKE_FD(c->prep[i].tree_fd);
+	for (size_t i = 0; i < ARRAY_SIZE(c->dev_fds); i++)
+		fds[k++] = TAKE_FD(c->dev_fds[i]);
+	fds[k++] = TAKE_FD(c->mask_fd);
+	fds[k++] = TAKE_FD(c->dir_fd);
+	fds[k++] = TAKE_FD(c->root_fd);
+	qsort(fds, k, sizeof(*fds), cmp_fd);
+	for (size_t i = 0; i < k;) {
+		size_t j = i;
+		while (j + 1 < k && fds[j + 1] == fds[j] + 1)
+			j++;
+		/* close_range (Linux 5.9) predates the mount API nsbox needs. */
+		if (fds[i] >= 0 &&
+		    syscall(SYS_close_range, (unsigned)fds[i], (unsigned)fds[j], 0) < 0)
+			for (size_t m = i; m <= j; m++)
+				close(fds[m]);
+		i = j + 1;
+	}
+	free(fds);
+}
+
 int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 {
 	struct mount_ctx c = {.plan = plan, .mask_fd = -1, .root_fd = -1, .dir_fd = -1};
@@ -631,13 +680,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	}
 	r = 0;
 out:
-	for (size_t i = 0; i < plan->n_ops; i++)
-		nsb_closep(&c.prep[i].tree_fd);
-	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
-		nsb_closep(&c.dev_fds[i]);
-	nsb_closep(&c.mask_fd);
-	nsb_closep(&c.dir_fd);
-	nsb_closep(&c.root_fd);
+	close_held(&c);
 	free(c.prep);
 	return r;
 }
