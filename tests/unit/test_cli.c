@@ -21,7 +21,7 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The config is large (128 mounts with their buffers): keep it off the stack. */
+/* The config is large (4096 mounts with their buffers): keep it off the stack. */
 static struct nsb_config cfg;
 static struct nsb_error err;
 
