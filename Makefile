@@ -60,6 +60,20 @@ LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
 OBJS      := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIB_OBJS  := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 
+# The built-in seccomp profiles (src/seccomp/builtin.h): a host tool compiles
+# seccomp-profiles/ with the project's own parser and libseccomp into a C
+# table linked into everything that links the seccomp code.  The tool links
+# the compiler without load.c, the one user of the table.
+BUILTIN_PROFILES := default strict
+BUILTIN_TEXTS    := groups
+EMBED_TOOL   := $(BUILD)/tools/profile_embed
+EMBED_OBJS   := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(wildcard src/base/*.c) \
+	$(filter-out src/seccomp/load.c,$(wildcard src/seccomp/*.c)))
+GEN_BUILTIN  := $(BUILD)/gen/seccomp_builtin.c
+GEN_OBJS     := $(BUILD)/obj/gen/seccomp_builtin.o
+OBJS         += $(GEN_OBJS)
+LIB_OBJS     += $(GEN_OBJS)
+
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRCS))
 INTEG_SRCS := $(sort $(wildcard tests/integration/test_*.c))
@@ -83,6 +97,21 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+
+$(EMBED_TOOL): tools/profile_embed.c $(EMBED_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(GEN_BUILTIN): $(EMBED_TOOL) $(wildcard seccomp-profiles/*.profile)
+	@mkdir -p $(dir $@)
+	@echo "  EMBED   $(BUILTIN_PROFILES) $(BUILTIN_TEXTS)"
+	@$(EMBED_TOOL) $@ seccomp-profiles $(BUILTIN_PROFILES) --text $(BUILTIN_TEXTS)
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(wildcard src/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/nsbox: $(OBJS)
 	@echo "  LD      $@"
@@ -152,12 +181,18 @@ FUZZ_BUILD   := build/fuzz
 FUZZ_SRCS    := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_BINS    := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_TARGETS))
-FUZZ_LIB_OBJS := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
+FUZZ_LIB_OBJS := $(patsubst src/%.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS)) \
+	$(FUZZ_BUILD)/obj/gen/seccomp_builtin.o
 FUZZ_CFLAGS  = -std=gnu11 -g -O1 -fno-omit-frame-pointer $(WARN) -Wno-error=unused-command-line-argument \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	$(PKG_CFLAGS)
 
 $(FUZZ_BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $<"
+	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(wildcard src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
 	@$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -239,7 +274,7 @@ check-valgrind: $(BUILD)/nsbox $(VALGRIND_UNIT_BINS) $(REPLAY_BINS)
 CLANG_FORMAT ?= clang-format
 FORMAT_FILES = $(wildcard src/*.c src/*.h src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h \
 	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h \
-	tests/escape/*.c tests/fuzz/*.c tests/fuzz/*.h)
+	tests/escape/*.c tests/fuzz/*.c tests/fuzz/*.h tools/*.c)
 SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
 
 # Static analysis flags: the build's defines (no -Isrc needed: the sources

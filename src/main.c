@@ -13,6 +13,7 @@
 #include "base/exitcode.h"
 #include "base/util.h"
 #include "gate/policy.h"
+#include "seccomp/builtin.h"
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
 
@@ -80,6 +81,15 @@ static int dispatch(struct nsb_run *run, int parsed, struct nsb_error *e, int64_
 			fprintf(stderr, "nsbox: %s\n", e->message);
 			return NSB_EXIT_NSBOX;
 		}
+		nsb_run_fail(run, e);
+	} else if (cfg->print_profile) {
+		/* The embedded text: the same bytes as the file it was built from. */
+		const struct nsb_builtin_profile *bp = NULL;
+		if (nsb_builtin_text(cfg->print_profile, &bp, e) == 0)
+			return fwrite(bp->text, 1, bp->text_len, stdout) != bp->text_len ||
+					       fflush(stdout) != 0
+				       ? NSB_EXIT_NSBOX
+				       : 0;
 		nsb_run_fail(run, e);
 	} else if (!cfg->cmd_argv) {
 		/* --seccomp-export without a command: write the program and stop. */

@@ -101,8 +101,8 @@ static int finish(int argc, char *const *argv, const struct nsb_cli_state *s, st
 	if (c->project && c->no_project)
 		return nsb_cli_usage_err(e, -EINVAL, NULL,
 					 "--project and --no-project cannot be combined");
-	/* --seccomp-export and --print-policy need no command. */
-	if (optind >= argc && (c->seccomp_export || c->print_policy))
+	/* --seccomp-export, --print-policy and --print-profile need no command. */
+	if (optind >= argc && (c->seccomp_export || c->print_policy || c->print_profile))
 		return 0;
 	if (optind >= argc)
 		return nsb_cli_usage_err(e, -EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",

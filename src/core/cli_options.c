@@ -61,6 +61,7 @@ const char nsb_cli_usage[] =
 	"Hardening:\n"
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
+	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
@@ -532,6 +533,12 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .set = set_path,
 	 FIELD(seccomp_export),
 	 .what = "invalid file name"},
+	{.name = "--print-profile",
+	 .metavar = "NAME",
+	 .set = set_path,
+	 FIELD(print_profile),
+	 .what = "invalid profile name",
+	 .hint = "name a built-in profile (default, strict, groups)"},
 	/* Reporting */
 	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
 	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},

@@ -10,10 +10,10 @@
 #include <stdint.h>
 
 /* Hard limits on user-controlled input (documented in nsbox(1)). */
-#define NSB_MAX_MOUNTS	   128	      /* --ro, --rw and --tmpfs together */
+#define NSB_MAX_MOUNTS	   4096	      /* --ro, --rw and --tmpfs together */
 #define NSB_MAX_ENV	   128	      /* --env options */
 #define NSB_MAX_ARGV_BYTES (1u << 20) /* all of nsbox's argv, NULs included */
-#define NSB_MAX_ARGS	   4096	      /* argv entries */
+#define NSB_MAX_ARGS	   16384      /* argv entries: room for every mount as two */
 #define NSB_MAX_PATH	   4095	      /* one path argument, in bytes */
 #define NSB_MAX_HOSTNAME   64	      /* HOST_NAME_MAX */
 #define NSB_MAX_TMPFS_SIZE (64ull << 30)
@@ -107,6 +107,7 @@ struct nsb_config {
 
 	const char *seccomp;	    /* --seccomp NAME|PATH; NULL: "default" */
 	const char *seccomp_export; /* --seccomp-export FILE */
+	const char *print_profile;  /* --print-profile NAME */
 
 	bool help;
 	bool version;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/plan.h"
@@ -172,23 +173,57 @@ static int copy_argv(const struct nsb_config *c, struct nsb_plan *p, struct nsb_
 	return 0;
 }
 
-/* Stable insertion sort of user mounts by destination depth: parents first. */
-static void sort_user_ops(struct nsb_mount_op *ops, size_t n)
+/*
+ * Stable sort of user mounts by destination depth, parents first, in time
+ * linear in n (thousands of binds): a counting sort of the indices by depth
+ * (at most NSB_MAX_PATH / 2), then the permutation applied in place cycle by
+ * cycle, each operation (8 KiB) moved once.  -ENOMEM when the indices cannot
+ * be allocated.
+ */
+static int sort_user_ops(struct nsb_mount_op *ops, size_t n)
 {
-	for (size_t i = 1; i < n; i++) {
-		struct nsb_mount_op tmp;
-		size_t j = i;
-		size_t d = nsb_path_depth(ops[i].dest);
+	enum {
+		MAX_DEPTH = NSB_MAX_PATH / 2 + 1
+	};
+	size_t *count = NULL, *to = NULL;
+	struct nsb_mount_op *tmp = NULL;
+	bool sorted = true;
 
-		if (nsb_path_depth(ops[i - 1].dest) <= d)
-			continue;
-		memcpy(&tmp, &ops[i], sizeof(tmp));
-		while (j > 0 && nsb_path_depth(ops[j - 1].dest) > d) {
-			memcpy(&ops[j], &ops[j - 1], sizeof(tmp));
-			j--;
-		}
-		memcpy(&ops[j], &tmp, sizeof(tmp));
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = nsb_path_depth(ops[i - 1].dest) <= nsb_path_depth(ops[i].dest);
+	if (sorted)
+		return 0;
+	count = calloc(MAX_DEPTH + 1, sizeof(*count));
+	to = malloc(n * sizeof(*to));
+	tmp = malloc(sizeof(*tmp));
+	if (!count || !to || !tmp) {
+		free(count);
+		free(to);
+		free(tmp);
+		return -ENOMEM;
 	}
+	/* to[i]: where ops[i] belongs. */
+	for (size_t i = 0; i < n; i++)
+		count[nsb_path_depth(ops[i].dest) + 1]++;
+	for (size_t d = 1; d <= MAX_DEPTH; d++)
+		count[d] += count[d - 1];
+	for (size_t i = 0; i < n; i++)
+		to[i] = count[nsb_path_depth(ops[i].dest)]++;
+	for (size_t i = 0; i < n; i++) {
+		/* Follow the cycle through i, carrying one operation. */
+		while (to[i] != i) {
+			size_t j = to[i];
+			memcpy(tmp, &ops[j], sizeof(*tmp));
+			memcpy(&ops[j], &ops[i], sizeof(*tmp));
+			memcpy(&ops[i], tmp, sizeof(*tmp));
+			to[i] = to[j];
+			to[j] = j;
+		}
+	}
+	free(count);
+	free(to);
+	free(tmp);
+	return 0;
 }
 
 /* What the plan copies from the config and the facts as they are. */
@@ -352,11 +387,46 @@ static int plan_user_mounts(const struct nsb_config *c, const struct nsb_facts *
 	return 0;
 }
 
+/* Destination order for the duplicate check; equal ones by position. */
+static int cmp_dest(const void *a, const void *b, void *plan)
+{
+	const struct nsb_plan *p = plan;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int r = strcmp(p->ops[i].dest, p->ops[j].dest);
+	return r ? r : (i > j) - (i < j);
+}
+
+/* *ret: the position of the first user mount whose destination an earlier
+ * one has too (n_ops when none), found in O(n log n): sorted, duplicates
+ * are neighbours.  -ENOMEM when the indices cannot be allocated. */
+static int first_duplicate(const struct nsb_plan *p, size_t first_user, size_t *ret)
+{
+	size_t n = p->n_ops - first_user, dup = p->n_ops;
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = first_user + i;
+	qsort_r(idx, n, sizeof(*idx), cmp_dest, (void *)(uintptr_t)p);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(p->ops[idx[i - 1]].dest, p->ops[idx[i]].dest) == 0 && idx[i] < dup)
+			dup = idx[i];
+	free(idx);
+	*ret = dup;
+	return 0;
+}
+
 /* User mounts from FIRST_USER on: each on a destination of its own. */
 static int check_destinations(const struct nsb_plan *p, size_t first_user, struct nsb_error *e)
 {
-	/* Two mounts on one destination would hide one of them silently. */
-	for (size_t i = first_user; i < p->n_ops; i++)
+	size_t dup = 0;
+
+	if (first_duplicate(p, first_user, &dup) < 0)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "check the mount destinations");
+	/* Two mounts on one destination would hide one of them silently; the
+	 * scan starts at the first one that has an earlier twin. */
+	for (size_t i = dup; i < p->n_ops; i++)
 		for (size_t j = first_user; j < i; j++)
 			if (strcmp(p->ops[i].dest, p->ops[j].dest) == 0) {
 				nsb_error_setx(e, -EEXIST, NSB_STAGE_PLAN,
@@ -399,7 +469,8 @@ static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, st
 		return r;
 	/* Parents before children, so every mount point is created in (or
 	 * found on) the mount it belongs to. */
-	sort_user_ops(p->ops + first_user, p->n_ops - first_user);
+	if (sort_user_ops(p->ops + first_user, p->n_ops - first_user) < 0)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "order the mounts");
 	return 0;
 }
 

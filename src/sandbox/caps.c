@@ -5,6 +5,8 @@
  * they are translated here, at the only place the library is called.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
 #include <sys/prctl.h>
@@ -54,6 +56,42 @@ static int apply_set(capng_select_t set, const char *what, struct nsb_error *e)
 	return 0;
 }
 
+/*
+ * The bounding set as /proc/self/status shows it: three system calls where
+ * PR_CAPBSET_READ needs one per capability.  This runs after the mounts, so
+ * /proc is the sandbox's own; without it (0) the caller asks prctl.
+ * Returns 1 when CapBnd was read and is empty.
+ */
+static int bounding_set_from_status(struct nsb_error *e)
+{
+	char buf[4096];
+	_cleanup_close_ int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *line = strstr(buf, "\nCapBnd:");
+	if (!line)
+		return 0;
+	line += strlen("\nCapBnd:");
+	line += strspn(line, " \t");
+	size_t len = strspn(line, "0123456789abcdef");
+	if (len == 0)
+		return 0;
+	if (strspn(line, "0") < len)
+		return nsb_error_setx(
+			e, -EPERM, NSB_STAGE_CAPS,
+			"capabilities still in the bounding set after dropping them (CapBnd %.*s)",
+			(int)len, line);
+	return 1;
+}
+
 /* Independent check through the kernel interfaces, not libcap-ng's state. */
 static int verify_empty(struct nsb_error *e)
 {
@@ -67,6 +105,9 @@ static int verify_empty(struct nsb_error *e)
 			return nsb_error_setx(e, -EPERM, NSB_STAGE_CAPS,
 					      "capabilities still present after dropping them");
 
+	int from_status = bounding_set_from_status(e);
+	if (from_status != 0)
+		return from_status < 0 ? from_status : 0;
 	/* PR_CAPBSET_READ fails with EINVAL past the kernel's last capability. */
 	for (unsigned long cap = 0;; cap++) {
 		int r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);

@@ -46,6 +46,9 @@ struct mount_ctx {
 	int dev_fds[ARRAY_SIZE(dev_nodes)];
 	int mask_fd; /* read-only tmpfs holding "file" and "dir", both empty */
 	int root_fd; /* the new root's mount */
+	/* The directory of the last destination, kept open (see open_dest). */
+	int dir_fd;
+	char dir[NSB_MAX_PATH + 1];
 };
 
 /*
@@ -77,22 +80,26 @@ static int mount_err(struct nsb_error *e, int r, const char *what, const char *p
 	return nsb_error_set(e, r, NSB_STAGE_MOUNT, "%s '%s'", what, path);
 }
 
-/* Open component comp under cur (never through a symlink), creating it (a
- * directory, or an empty file for the last one of a file bind) when missing. */
-static int open_or_create(int cur, const char *comp, bool dir, const char *dest,
+/* Open component comp under at (never through a symlink), creating it (a
+ * directory, or an empty file for the last one of a file bind) when missing.
+ * A file made here with O_EXCL is returned as it is, *created set: a regular
+ * file, no link, the mount point itself (nothing to look up again). */
+static int open_or_create(int at, const char *comp, bool dir, bool *created, const char *dest,
 			  struct nsb_error *e)
 {
-	int fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
+	int fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
 	int r;
 
 	if (fd == -ENOENT) {
 		if (dir) {
-			r = mkdirat(cur, comp, 0755);
+			r = mkdirat(at, comp, 0755);
 		} else {
-			r = openat(cur, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			r = openat(at, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
 				   0444);
-			if (r >= 0)
-				r = close(r);
+			if (r >= 0) {
+				*created = true;
+				return r;
+			}
 		}
 		if (r < 0 && errno != EEXIST) {
 			r = nsb_negerrno();
@@ -104,7 +111,7 @@ static int open_or_create(int cur, const char *comp, bool dir, const char *dest,
 					dest);
 			return r;
 		}
-		fd = openat_beneath(cur, comp, O_PATH | O_NOFOLLOW);
+		fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
 	}
 	if (fd == -ELOOP) {
 		nsb_error_setx(e, -ELOOP, NSB_STAGE_MOUNT,
@@ -144,25 +151,25 @@ static int check_component(int fd, bool dir, const char *dest, struct nsb_error 
 
 /*
  * Create (or find) the mount point for dest inside the new root and return an
- * O_PATH fd to it.  Intermediate directories are created as needed.
+ * O_PATH fd to it.  Intermediate directories are created as needed.  The
+ * walk starts at root_fd with dest + skip (root_fd is then the directory
+ * dest's first skip bytes name); messages name the whole dest.
  */
-static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent,
+static int make_dest(int root_fd, const char *dest, size_t skip, bool is_dir, int *ret_parent,
 		     const char **ret_name, struct nsb_error *e)
 {
 	char buf[NSB_MAX_PATH + 1];
-	_cleanup_close_ int cur = -1;
+	_cleanup_close_ int cur = -1; /* owned once past the first component */
+	int at = root_fd;	      /* where the next lookup starts: root_fd or cur */
 	char *comp, *next;
 
-	if (nsb_snprintf(buf, sizeof(buf), "%s", dest + 1) < 0)
+	if (nsb_snprintf(buf, sizeof(buf), "%s", dest + skip + 1) < 0)
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_MOUNT,
 				      "mount point '%s' is too long", dest);
-	cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
-	if (cur < 0)
-		return mount_err(e, nsb_negerrno(), "open new root for", dest);
 
 	for (comp = buf; comp; comp = next) {
 		_cleanup_close_ int fd = -1;
-		bool last, dir;
+		bool last, dir, created = false;
 		int r;
 
 		next = strchr(comp, '/');
@@ -173,29 +180,68 @@ static int make_dest(int root_fd, const char *dest, bool is_dir, int *ret_parent
 
 		if (last && ret_parent) {
 			/* The caller creates the entry itself (a symlink). */
+			if (cur < 0)
+				cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+			if (cur < 0)
+				return mount_err(e, nsb_negerrno(), "open new root for", dest);
 			*ret_parent = TAKE_FD(cur);
-			*ret_name = dest + (comp - buf) + 1;
+			*ret_name = dest + skip + (comp - buf) + 1;
 			return 0;
 		}
-		fd = open_or_create(cur, comp, dir, dest, e);
-		if (fd < 0)
-			return fd;
+		fd = open_or_create(at, comp, dir, &created, dest, e);
+		if (fd < 0 || created)
+			return fd < 0 ? fd : TAKE_FD(fd);
 		r = check_component(fd, dir, dest, e);
 		if (r < 0)
 			return r;
 		nsb_closep(&cur);
 		cur = TAKE_FD(fd);
+		at = cur;
 	}
 	return TAKE_FD(cur);
 }
 
-static int attach(int tree_fd, int root_fd, const char *dest, bool is_dir, struct nsb_error *e)
+/*
+ * make_dest, from the directory of the previous destination when dest lies
+ * in the same one: the /etc entries and the /dev nodes walk to their
+ * directory once, not once each.  A walk that fails is made again from the
+ * root, so that its message is the one a full walk gives.
+ */
+static int open_dest(struct mount_ctx *c, const char *dest, bool is_dir, struct nsb_error *e)
 {
-	_cleanup_close_ int dfd = make_dest(root_fd, dest, is_dir, NULL, NULL, e);
+	const char *slash = strrchr(dest, '/');
+	size_t len = slash ? (size_t)(slash - dest) : 0;
+
+	if (len == 0 || len >= sizeof(c->dir))
+		return make_dest(c->root_fd, dest, 0, is_dir, NULL, NULL, e);
+	if (c->dir_fd < 0 || strncmp(c->dir, dest, len) != 0 || c->dir[len] != '\0') {
+		char dir[NSB_MAX_PATH + 1];
+		memcpy(dir, dest, len);
+		dir[len] = '\0';
+		int fd = make_dest(c->root_fd, dir, 0, true, NULL, NULL, e);
+		if (fd < 0)
+			return make_dest(c->root_fd, dest, 0, is_dir, NULL, NULL, e);
+		nsb_closep(&c->dir_fd);
+		c->dir_fd = fd;
+		memcpy(c->dir, dir, len + 1);
+	}
+	int fd = make_dest(c->dir_fd, dest, len, is_dir, NULL, NULL, e);
+	return fd < 0 ? make_dest(c->root_fd, dest, 0, is_dir, NULL, NULL, e) : fd;
+}
+
+static int attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir,
+		  struct nsb_error *e)
+{
+	_cleanup_close_ int dfd = open_dest(c, dest, is_dir, e);
 	if (dfd < 0)
 		return dfd;
 	if (move_mount(tree_fd, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		return mount_err(e, nsb_negerrno(), "attach mount at", dest);
+	/* A mount on the kept directory or above it covers what its fd names. */
+	size_t len = strlen(dest);
+	if (c->dir_fd >= 0 && strncmp(c->dir, dest, len) == 0 &&
+	    (c->dir[len] == '\0' || c->dir[len] == '/'))
+		nsb_closep(&c->dir_fd);
 	return 0;
 }
 
@@ -416,7 +462,7 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 
 	if (proc < 0)
 		return proc;
-	r = attach(proc, c->root_fd, op->dest, true, e);
+	r = attach(c, proc, op->dest, true, e);
 	if (r < 0)
 		return r;
 
@@ -462,14 +508,14 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 	dev = new_tmpfs(64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
 	if (dev < 0)
 		return dev;
-	r = attach(dev, c->root_fd, op->dest, true, e);
+	r = attach(c, dev, op->dest, true, e);
 	if (r < 0)
 		return r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		r = attach(c->dev_fds[i], c->root_fd, path, false, e);
+		r = attach(c, c->dev_fds[i], path, false, e);
 		if (r < 0)
 			return r;
 	}
@@ -482,14 +528,14 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 	pts = new_fs("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
 	if (pts < 0)
 		return pts;
-	r = attach(pts, c->root_fd, "/dev/pts", true, e);
+	r = attach(c, pts, "/dev/pts", true, e);
 	if (r < 0)
 		return r;
 
 	shm = new_tmpfs(op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
 	if (shm < 0)
 		return shm;
-	r = attach(shm, c->root_fd, "/dev/shm", true, e);
+	r = attach(c, shm, "/dev/shm", true, e);
 	if (r < 0)
 		return r;
 
@@ -513,7 +559,7 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 		if (pr->is_link) {
 			_cleanup_close_ int parent = -1;
 			const char *name = NULL;
-			int r = make_dest(c->root_fd, op->dest, false, &parent, &name, e);
+			int r = make_dest(c->root_fd, op->dest, 0, false, &parent, &name, e);
 			if (r < 0)
 				return r;
 			/* make_dest sets name whenever it returns >= 0 */
@@ -522,15 +568,15 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 				return mount_err(e, nsb_negerrno(), "create link", op->dest);
 			return 0;
 		}
-		return attach(pr->tree_fd, c->root_fd, op->dest, pr->is_dir, e);
+		return attach(c, pr->tree_fd, op->dest, pr->is_dir, e);
 	case NSB_OP_BIND:
-		return attach(pr->tree_fd, c->root_fd, op->dest, pr->is_dir, e);
+		return attach(c, pr->tree_fd, op->dest, pr->is_dir, e);
 	case NSB_OP_TMPFS: {
 		_cleanup_close_ int t = new_tmpfs(
 			op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
 		if (t < 0)
 			return t;
-		return attach(t, c->root_fd, op->dest, true, e);
+		return attach(c, t, op->dest, true, e);
 	}
 	case NSB_OP_PROC:
 		return setup_proc(c, op, e);
@@ -572,9 +618,58 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 	return 0;
 }
 
+static int cmp_fd(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Close every fd the mounts held (-1 entries are skipped): they were opened
+ * one after another, so most are consecutive and one close_range closes each
+ * run of them, where closing them one by one costs a call each.
+ */
+static void close_held(struct mount_ctx *c)
+{
+	const size_t n_ops = c->plan->n_ops;
+	const size_t n = n_ops + ARRAY_SIZE(c->dev_fds) + 3;
+	int *fds = malloc(n * sizeof(*fds));
+	size_t k = 0;
+
+	if (!fds) {
+		for (size_t i = 0; i < n_ops; i++)
+			nsb_closep(&c->prep[i].tree_fd);
+		for (size_t i = 0; i < ARRAY_SIZE(c->dev_fds); i++)
+			nsb_closep(&c->dev_fds[i]);
+		nsb_closep(&c->mask_fd);
+		nsb_closep(&c->dir_fd);
+		nsb_closep(&c->root_fd);
+		return;
+	}
+	for (size_t i = 0; i < n_ops; i++)
+		fds[k++] = TAKE_FD(c->prep[i].tree_fd);
+	for (size_t i = 0; i < ARRAY_SIZE(c->dev_fds); i++)
+		fds[k++] = TAKE_FD(c->dev_fds[i]);
+	fds[k++] = TAKE_FD(c->mask_fd);
+	fds[k++] = TAKE_FD(c->dir_fd);
+	fds[k++] = TAKE_FD(c->root_fd);
+	qsort(fds, k, sizeof(*fds), cmp_fd);
+	for (size_t i = 0; i < k;) {
+		size_t j = i;
+		while (j + 1 < k && fds[j + 1] == fds[j] + 1)
+			j++;
+		/* close_range (Linux 5.9) predates the mount API nsbox needs. */
+		if (fds[i] >= 0 &&
+		    syscall(SYS_close_range, (unsigned)fds[i], (unsigned)fds[j], 0) < 0)
+			for (size_t m = i; m <= j; m++)
+				close(fds[m]);
+		i = j + 1;
+	}
+	free(fds);
+}
+
 int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 {
-	struct mount_ctx c = {.plan = plan, .mask_fd = -1, .root_fd = -1};
+	struct mount_ctx c = {.plan = plan, .mask_fd = -1, .root_fd = -1, .dir_fd = -1};
 	int r;
 
 	c.prep = calloc(plan->n_ops ? plan->n_ops : 1, sizeof(*c.prep));
@@ -631,12 +726,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	}
 	r = 0;
 out:
-	for (size_t i = 0; i < plan->n_ops; i++)
-		nsb_closep(&c.prep[i].tree_fd);
-	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
-		nsb_closep(&c.dev_fds[i]);
-	nsb_closep(&c.mask_fd);
-	nsb_closep(&c.root_fd);
+	close_held(&c);
 	free(c.prep);
 	return r;
 }

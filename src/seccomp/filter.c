@@ -367,38 +367,6 @@ int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct n
 	return 0;
 }
 
-int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_error *e)
-{
-	struct nsb_bpf b = {0};
-	char path[NSB_PROFILE_PATH_MAX];
-	int r;
-
-	if (strlen(name_or_path) >= sizeof(b.profile))
-		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PROFILE,
-				      "seccomp profile name is too long");
-	/* "none" is only ever the literal name, never a file called none. */
-	if (strcmp(name_or_path, NSB_SECCOMP_NONE) == 0) {
-		b.none = true;
-		snprintf(b.profile, sizeof(b.profile), "%s", NSB_SECCOMP_NONE);
-		*ret = b;
-		return 0;
-	}
-	r = nsb_profile_find(name_or_path, path, sizeof(path), e);
-	if (r < 0)
-		return r;
-	_cleanup_(nsb_profile_freep) struct nsb_profile *p = NULL;
-	r = nsb_profile_load(path, &p, e);
-	if (r < 0)
-		return r;
-	r = nsb_seccomp_compile(p, &b, e);
-	if (r < 0)
-		return r;
-	snprintf(b.profile, sizeof(b.profile), "%s", name_or_path);
-	snprintf(b.path, sizeof(b.path), "%s", p->files[0]);
-	*ret = b;
-	return 0;
-}
-
 /* ---- installing -------------------------------------------------------- */
 
 static int install_program(struct sock_filter *insns, size_t n, const char *what,

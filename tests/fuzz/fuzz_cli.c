@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(cfg.n_env <= NSB_MAX_ENV);
 	if (cfg.help || cfg.version)
 		goto out;
-	/* --seccomp-export and --print-policy run without a command. */
-	if (!cfg.cmd_argv && (cfg.seccomp_export || cfg.print_policy))
+	/* --seccomp-export, --print-policy and --print-profile run without a command. */
+	if (!cfg.cmd_argv && (cfg.seccomp_export || cfg.print_policy || cfg.print_profile))
 		goto out;
 	FUZZ_ASSERT(cfg.cmd_argc >= 1 && cfg.cmd_argv && cfg.cmd_argv[0]);
 	FUZZ_ASSERT(cfg.cmd_argv[cfg.cmd_argc] == NULL);

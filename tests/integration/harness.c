@@ -324,7 +324,7 @@ void itest_start(const struct itest_project *p, const struct itest_opts *o, cons
 		 struct itest_run *r)
 {
 	static const struct itest_opts defaults;
-	const char *args[4096];
+	const char *args[16400]; /* NSB_MAX_ARGS and the harness's own */
 	size_t n = 0;
 	int out[2], err[2], rec[2] = {-1, -1};
 	int leak = -1, master = -1, tty = -1;

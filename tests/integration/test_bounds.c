@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Limits through the real binary, at the limit and one past it: argv bytes
- * (1 MiB), mounts (128), and the record with --capture at the 64 MiB cap on
+ * (1 MiB), mounts (4096), and the record with --capture at the 64 MiB cap on
  * --max-output.  Past a limit: exit 125, a usage_error record (except for
  * argv bytes, judged before --result-fd is read), a message naming the
  * limit.  At the capture cap: the record stays valid JSON and
@@ -101,7 +101,7 @@ static void run_mounts(int n, struct itest_run *r)
 NSB_ITEST(bounds, mounts_at_limit)
 {
 	struct itest_run r;
-	run_mounts(128, &r);
+	run_mounts(4096, &r);
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
 	itest_run_close(&r);
@@ -110,10 +110,10 @@ NSB_ITEST(bounds, mounts_at_limit)
 NSB_ITEST(bounds, mounts_past_limit)
 {
 	struct itest_run r;
-	run_mounts(129, &r);
+	run_mounts(4097, &r);
 	ITEST_EXPECT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
-	ITEST_EXPECT_CONTAINS(&r, r.err, "128");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "at most 4096 --ro, --rw and --tmpfs");
 	itest_run_close(&r);
 }
 

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -816,6 +818,161 @@ NSB_ITEST(escape, unknown_profile_is_a_usage_error_naming_it)
 	/* Nothing ran. */
 	ITEST_EXPECT_LACKS(&r, r.out, "ATTACK=");
 	itest_run_close(&r);
+}
+
+/* ---- a binary copied alone runs its defaults ---- */
+
+/*
+ * Hide every place a profile file could come from, in a mount namespace of
+ * this test's worker alone (every nsbox it starts inherits it): an empty
+ * read-only tmpfs over the installed directory and over the source tree's
+ * seccomp-profiles, the two directories nsbox looks in (profile_find.c; it
+ * reads no environment variable).  The harness already runs a copy of the
+ * binary from a fresh directory with nothing beside it.
+ */
+static void hide_profile_dirs(void)
+{
+	static const char *const dirs[] = {NSB_PROFILEDIR, NSB_SRCDIR "/seccomp-profiles"};
+	char probe[PATH_MAX];
+
+	cr_assert(unshare(CLONE_NEWNS) == 0, "unshare: %s", strerror(errno));
+	cr_assert(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (access(dirs[i], F_OK) == 0)
+			cr_assert(mount("nsbox-itest", dirs[i], "tmpfs", MS_RDONLY, "size=4k") == 0,
+				  "hide '%s': %s", dirs[i], strerror(errno));
+		snprintf(probe, sizeof(probe), "%s/default.profile", dirs[i]);
+		cr_assert(access(probe, F_OK) != 0, "'%s' is still there", probe);
+	}
+}
+
+NSB_ITEST(escape, a_binary_copied_alone_runs_its_builtin_profiles)
+{
+	struct itest_run r;
+	char file[PATH_MAX];
+
+	snprintf(file, sizeof(file), "%s/seccomp-profiles/default.profile", NSB_SRCDIR);
+	char *text = itest_slurp(file);
+	cr_assert(text != NULL);
+	hide_profile_dirs();
+	/* nsbox sees the hiding: a profile only found as a file is gone. */
+	ITEST_RUN(&r, "--seccomp", "groups", "--", "/bin/true");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_CONTAINS(&r, r.err, "seccomp profile 'groups' not found");
+	itest_run_close(&r);
+
+	/* The defaults: the built-in default profile, no file read. */
+	ITEST_RUN(&r, "--", "/bin/true");
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "default");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.default_action"), "allow");
+	itest_run_close(&r);
+
+	/* The filter is really loaded, and answers with the profile's errno. */
+	run_escape(&r, NULL, NULL, ITEST_ARGV("caps", "io-uring", "unshare-user"));
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Seccomp"), "2");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Seccomp"), "2");
+	expect_blocked(&r, "io-uring-setup", "ENOSYS");
+	expect_blocked(&r, "unshare-user", "EPERM");
+	itest_run_close(&r);
+
+	/* strict is built in too, with its own answer. */
+	run_escape(&r, NULL, "strict", ITEST_ARGV("caps", "io-uring"));
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.seccomp.profile"), "strict");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Seccomp"), "2");
+	expect_blocked(&r, "io-uring-setup", "EPERM");
+	itest_run_close(&r);
+
+	/* Its text comes along, byte for byte. */
+	itest_run(&itest_cur, &(struct itest_opts){.raw_argv = true, .no_record = true},
+		  ITEST_ARGV("--print-profile", "default"), &r);
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, text);
+	itest_run_close(&r);
+	free(text);
+}
+
+NSB_ITEST(escape, print_profile_prints_the_shipped_text)
+{
+	static const char *const names[] = {"default", "strict", "groups"};
+	char file[PATH_MAX];
+	struct itest_run r;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(file, sizeof(file), "%s/seccomp-profiles/%s.profile", NSB_SRCDIR,
+			 names[i]);
+		char *text = itest_slurp(file);
+		cr_assert(text != NULL, "%s", file);
+		itest_run(&itest_cur, &(struct itest_opts){.raw_argv = true, .no_record = true},
+			  ITEST_ARGV("--print-profile", names[i]), &r);
+		ITEST_EXPECT_EXIT(&r, 0);
+		cr_expect(r.out_len == strlen(text), "%s: %zu bytes, want %zu", names[i], r.out_len,
+			  strlen(text));
+		ITEST_EXPECT_STR(&r, r.out, text);
+		ITEST_EXPECT_STR(&r, r.err, "");
+		itest_run_close(&r);
+		free(text);
+	}
+
+	/* An unknown name is a usage error that lists the built-in ones. */
+	ITEST_RUN(&r, "--print-profile", "no-such-profile");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, r.out, "");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "usage");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.message"),
+			 "--print-profile 'no-such-profile': no built-in profile of that name");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.hint"),
+			 "the built-in profiles are default, strict, groups");
+	ITEST_EXPECT_CONTAINS(&r, r.err,
+			      "nsbox: --print-profile 'no-such-profile': no built-in profile");
+	itest_run_close(&r);
+	/* A path is not a built-in name: nothing is read from it. */
+	ITEST_RUN(&r, "--print-profile", "./default.profile");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	itest_run_close(&r);
+}
+
+/* The built-in program is the bytes a run compiles from the shipped file,
+ * and the record says the same of both (the name as given aside). */
+static void builtin_equals_file(const char *name)
+{
+	char file[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	struct itest_run r1, r2;
+
+	snprintf(file, sizeof(file), "%s/seccomp-profiles/%s.profile", NSB_SRCDIR, name);
+	snprintf(a, sizeof(a), "%s/builtin.bpf", itest_cur.dir);
+	snprintf(b, sizeof(b), "%s/file.bpf", itest_cur.dir);
+	ITEST_RUN(&r1, "--seccomp", name, "--seccomp-export", a, "--", "/bin/true");
+	ITEST_EXPECT_EXIT(&r1, 0);
+	ITEST_RUN(&r2, "--seccomp", file, "--seccomp-export", b, "--", "/bin/true");
+	ITEST_EXPECT_EXIT(&r2, 0);
+	ITEST_EXPECT_STR(&r1, itest_rec(&r1, "enforced.seccomp.profile"), name);
+	ITEST_EXPECT_STR(&r2, itest_rec(&r2, "enforced.seccomp.profile"), file);
+	ITEST_EXPECT_STR(&r1, itest_rec(&r1, "enforced.seccomp.sha256"),
+			 itest_rec(&r2, "enforced.seccomp.sha256"));
+	ITEST_EXPECT_STR(&r1, itest_rec(&r1, "enforced.seccomp.default_action"),
+			 itest_rec(&r2, "enforced.seccomp.default_action"));
+	ITEST_EXPECT_STR(&r1, itest_rec(&r1, "enforced.seccomp.unmapped_ids"),
+			 itest_rec(&r2, "enforced.seccomp.unmapped_ids"));
+	char *pa = itest_slurp(a), *pb = itest_slurp(b);
+	struct stat sa, sb;
+	cr_assert(pa && pb, "%s: no exported program", name);
+	cr_assert(stat(a, &sa) == 0 && stat(b, &sb) == 0);
+	cr_expect(sa.st_size > 0 && sa.st_size == sb.st_size, "%s: %lld vs %lld bytes", name,
+		  (long long)sa.st_size, (long long)sb.st_size);
+	cr_expect(memcmp(pa, pb, (size_t)sa.st_size) == 0, "%s: the programs differ", name);
+	free(pa);
+	free(pb);
+	itest_run_close(&r1);
+	itest_run_close(&r2);
+}
+
+NSB_ITEST(escape, builtin_profiles_export_the_program_compiled_from_their_files)
+{
+	builtin_equals_file("default");
+	builtin_equals_file("strict");
 }
 
 static void export_and_run_under_bwrap(const char *profile)

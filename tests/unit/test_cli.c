@@ -21,7 +21,7 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The config is large (128 mounts with their buffers): keep it off the stack. */
+/* The config is large (4096 mounts with their buffers): keep it off the stack. */
 static struct nsb_config cfg;
 static struct nsb_error err;
 
@@ -204,6 +204,16 @@ Test(cli, seccomp_export_alone_needs_no_command)
 	cr_assert(eq(int, PARSE("--seccomp", "strict", "--seccomp-export", "/tmp/f.bpf"), 0));
 	cr_expect(strcmp(cfg.seccomp_export, "/tmp/f.bpf") == 0);
 	cr_expect(cfg.cmd_argv == NULL);
+}
+
+Test(cli, print_profile_needs_no_command)
+{
+	cr_assert(eq(int, PARSE("--print-profile", "strict"), 0));
+	cr_expect(strcmp(cfg.print_profile, "strict") == 0);
+	cr_expect(cfg.cmd_argv == NULL);
+	EXPECT_USAGE(PARSE("--print-profile", ""), EINVAL,
+		     "--print-profile '': invalid profile name",
+		     "name a built-in profile (default, strict, groups)");
 }
 
 Test(cli, double_dash_without_command_is_refused)
@@ -628,12 +638,13 @@ Test(cli, mounts_at_limit_are_accepted)
 	char **argv = mount_argv(NSB_MAX_MOUNTS, &argc);
 
 	cr_assert(eq(int, parse_v(argc, argv), 0));
-	cr_expect(eq(sz, cfg.n_mounts, 128));
-	cr_expect(eq(int, cfg.mounts[127].kind, NSB_MOUNT_RW)); /* 127 % 3 == 1 */
-	cr_expect(eq(str, cfg.mounts[127].src, "/m127"));
-	cr_expect(eq(int, cfg.mounts[126].kind, NSB_MOUNT_RO));
-	cr_expect(eq(int, cfg.mounts[125].kind, NSB_MOUNT_TMPFS));
-	cr_expect(eq(str, cfg.mounts[125].dest_buf, "/m125"));
+	cr_expect(eq(sz, cfg.n_mounts, 4096));
+	cr_expect(eq(int, cfg.mounts[4095].kind, NSB_MOUNT_RO)); /* 4095 % 3 == 0 */
+	cr_expect(eq(str, cfg.mounts[4095].src, "/m4095"));
+	cr_expect(eq(int, cfg.mounts[4094].kind, NSB_MOUNT_TMPFS));
+	cr_expect(eq(str, cfg.mounts[4094].dest_buf, "/m4094"));
+	cr_expect(eq(int, cfg.mounts[4093].kind, NSB_MOUNT_RW));
+	cr_expect(eq(str, cfg.mounts[4093].src, "/m4093"));
 	cr_expect(eq(str, cfg.cmd_argv[0], "ls"));
 	free_pairs(argv, argc);
 }
@@ -643,12 +654,12 @@ Test(cli, mounts_past_limit_are_refused)
 	int argc;
 	char **argv = mount_argv(NSB_MAX_MOUNTS + 1, &argc);
 
-	/* The 129th is mount index 128: 128 % 3 == 2, a --tmpfs. */
+	/* The 4097th is mount index 4096: 4096 % 3 == 1, a --rw. */
 	EXPECT_USAGE(
 		parse_v(argc, argv), E2BIG,
-		"--tmpfs '/m128': too many mounts (at most 128 --ro, --rw and --tmpfs in total)",
+		"--rw '/m4096': too many mounts (at most 4096 --ro, --rw and --tmpfs in total)",
 		"merge binds: bind a common parent directory instead");
-	cr_expect(eq(sz, cfg.n_mounts, 128));
+	cr_expect(eq(sz, cfg.n_mounts, 4096));
 	free_pairs(argv, argc);
 }
 
@@ -712,7 +723,7 @@ Test(cli, args_at_limit_are_accepted)
 	char **argv = many_args(NSB_MAX_ARGS);
 
 	cr_assert(eq(int, parse_v(NSB_MAX_ARGS, argv), 0));
-	cr_expect(eq(int, cfg.cmd_argc, 4095));
+	cr_expect(eq(int, cfg.cmd_argc, NSB_MAX_ARGS - 1));
 	free(argv);
 }
 
@@ -721,7 +732,7 @@ Test(cli, args_past_limit_are_refused)
 	char **argv = many_args(NSB_MAX_ARGS + 1);
 
 	EXPECT_USAGE(parse_v(NSB_MAX_ARGS + 1, argv), E2BIG,
-		     "too many arguments (4097; at most 4096)", HINT_LARGE);
+		     "too many arguments (16385; at most 16384)", HINT_LARGE);
 	free(argv);
 }
 
@@ -1296,6 +1307,7 @@ static const char usage_before_the_table[] =
 	"Hardening:\n"
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
+	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
@@ -1336,5 +1348,5 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 34));
+	cr_expect(eq(sz, rows, 35));
 }

@@ -28,6 +28,7 @@
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 
+#include "seccomp/builtin.h"
 #include "seccomp/filter.h"
 
 #define EXPECT_STREQ(got, want)                                                  \
@@ -590,7 +591,8 @@ Test(seccomp, shipped_profiles_compile_with_stable_hashes)
 	EXPECT_STREQ(a.default_action, "allow");
 	EXPECT_STREQ(s.default_action, "errno EPERM");
 	cr_expect(a.none == false);
-	cr_expect(strstr(a.path, "/default.profile") != NULL);
+	/* A shipped name is the program built in at build time: no file. */
+	EXPECT_STREQ(a.path, "builtin:default");
 	cr_expect(a.n_insns > 0 && a.n_insns <= NSB_SECCOMP_MAX_INSNS);
 
 	char want[NSB_SHA256_HEX];
@@ -600,6 +602,53 @@ Test(seccomp, shipped_profiles_compile_with_stable_hashes)
 	nsb_bpf_free(&b);
 	nsb_bpf_free(&s);
 	cr_expect(a.insns == NULL);
+}
+
+/* The built-in table can never drift from seccomp-profiles/: each entry is
+ * the file's text, and the program a run compiles from that file. */
+Test(seccomp, builtin_profiles_are_the_shipped_files_compiled)
+{
+	static const char *const names[] = {"default", "strict"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/seccomp-profiles/%s.profile", NSB_SRCDIR,
+			 names[i]);
+		struct nsb_bpf bi = load(names[i]), file = load(path);
+		EXPECT_STREQ(file.path + strlen(file.path) - strlen(path + strlen(NSB_SRCDIR)),
+			     path + strlen(NSB_SRCDIR));
+		cr_assert(eq(sz, bi.n_insns, file.n_insns), "%s", names[i]);
+		cr_expect(memcmp(bi.insns, file.insns, bi.n_insns * sizeof(*bi.insns)) == 0, "%s",
+			  names[i]);
+		EXPECT_STREQ(bi.sha256, file.sha256);
+		EXPECT_STREQ(bi.default_action, file.default_action);
+		EXPECT_STREQ(bi.ids_action, file.ids_action);
+		cr_expect(eq(int, bi.n_ids, file.n_ids));
+		cr_expect(memcmp(bi.ids, file.ids, bi.n_ids * sizeof(*bi.ids)) == 0);
+		nsb_bpf_free(&bi);
+		nsb_bpf_free(&file);
+	}
+	static const char *const texts[] = {"default", "strict", "groups"};
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		char path[512], *text = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof(path), "%s/seccomp-profiles/%s.profile", NSB_SRCDIR,
+			 texts[i]);
+		FILE *f = fopen(path, "r");
+		cr_assert(f != NULL, "%s", path);
+		cr_assert(getdelim(&text, &len, '\0', f) >= 0);
+		fclose(f);
+		const struct nsb_builtin_profile *bp = nsb_builtin_profile(texts[i]);
+		cr_assert(bp != NULL, "%s", texts[i]);
+		EXPECT_STREQ(bp->text, text);
+		cr_expect(eq(sz, bp->text_len, strlen(text)));
+		char want[NSB_SHA256_HEX];
+		nsb_sha256_hex(text, strlen(text), want);
+		EXPECT_STREQ(bp->text_sha256, want);
+		free(text);
+	}
+	cr_expect(nsb_builtin_profile("groups")->insns == NULL);
+	cr_expect(nsb_builtin_profile("none") == NULL);
 }
 
 Test(seccomp, groups_file_alone_is_not_a_profile)
