@@ -299,6 +299,12 @@ def cmd_memory(a):
             deadline = time.monotonic() + a.wait
             tree = []
             while time.monotonic() < deadline:
+                done, status, ru = os.wait4(pid, os.WNOHANG)
+                if done == pid:
+                    launch = Launch(status, 0, [ru] + reap_orphans(), b"")
+                    if not launch.ok():
+                        fail_launch(sp, name, argv, launch)
+                    sys.exit(f"bench.py: {name} ended before its '{a.payload}' was seen")
                 tree = descendants(pid)
                 if any(d > 0 and c == a.payload for _, d, c in tree):
                     break
@@ -371,9 +377,20 @@ def groups(rows, *keys):
     return out
 
 
+def numeric(cell):
+    text = str(cell).strip("* ").split(" (")[0]
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return text in ("", "-", "refused")
+
+
 def md_table(head, rows):
+    """A markdown table; columns of numbers align right."""
+    right = [all(numeric(r[i]) for r in rows) for i in range(len(head))]
     lines = ["| " + " | ".join(head) + " |",
-             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(head))) + "|"]
+             "|" + "|".join("---:" if right[i] else "---" for i in range(len(head))) + "|"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
@@ -470,39 +487,46 @@ def table_memory(rows):
                    "payload (`sleep`) runs; medians over runs.\n")
 
 
+def binds_summary(rows):
+    """{N: {launcher: median ms, or its status}}, {N: {launcher: us per bind}}"""
+    wall, per = {}, {}
+    for (n,), rs in groups(rows, "param").items():
+        n = int(n)
+        by = groups(rs, "launcher")
+        for name in ("nsbox", "bwrap"):
+            lr = by.get((name,), [])
+            if not lr:
+                continue
+            if lr[0]["status"] != "ok":
+                wall.setdefault(n, {})[name] = lr[0]["status"]
+                continue
+            wall.setdefault(n, {})[name] = med([float(r["wall_ms"]) for r in lr])
+            base = {r["round"]: float(r["wall_ms"]) for r in by.get((name + "-0",), [])}
+            d = [(float(r["wall_ms"]) - base[r["round"]]) * 1000 / n for r in lr
+                 if r["round"] in base]
+            if d and n > 0:
+                per.setdefault(n, {})[name] = med(d)
+    return wall, per
+
+
 def table_binds(rows):
     head = ["--ro binds", "nsbox ms", "bwrap ms", "nsbox / bwrap", "nsbox us per bind",
             "bwrap us per bind"]
-    by = {}
-    for r in rows:
-        by.setdefault(int(r["param"]), {}).setdefault(r["launcher"], []).append(r)
-    base = {}
-    for n in sorted(by):
-        for name, rs in by[n].items():
-            if n == 0 and rs[0]["status"] == "ok":
-                base[name] = med([float(r["wall_ms"]) for r in rs])
+    wall, per = binds_summary(rows)
     out = []
-    for n in sorted(by):
-        cells, per = {}, {}
-        for name in ("nsbox", "bwrap"):
-            rs = by[n].get(name, [])
-            if not rs:
-                cells[name] = None
-            elif rs[0]["status"] != "ok":
-                cells[name] = rs[0]["status"]
-            else:
-                cells[name] = med([float(r["wall_ms"]) for r in rs])
-                if n > 0 and name in base:
-                    per[name] = (cells[name] - base[name]) * 1000 / n
-        fmt = [f"{c:.2f}" if isinstance(c, float) else (c or "-")
-               for c in (cells["nsbox"], cells["bwrap"])]
-        both = all(isinstance(cells[k], float) for k in ("nsbox", "bwrap"))
-        out.append([n, fmt[0], fmt[1], ratio(cells["nsbox"], cells["bwrap"]) if both else "-",
-                    f"{per['nsbox']:.1f}" if "nsbox" in per else "-",
-                    f"{per['bwrap']:.1f}" if "bwrap" in per else "-"])
+    for n in sorted(wall):
+        c = wall[n]
+        fmt = [f"{c[k]:.2f}" if isinstance(c.get(k), float) else c.get(k, "-")
+               for k in ("nsbox", "bwrap")]
+        both = all(isinstance(c.get(k), float) for k in ("nsbox", "bwrap"))
+        p = per.get(n, {})
+        out.append([n, fmt[0], fmt[1], ratio(c["nsbox"], c["bwrap"]) if both else "-",
+                    f"{p['nsbox']:.1f}" if "nsbox" in p else "-",
+                    f"{p['bwrap']:.1f}" if "bwrap" in p else "-"])
     return md_table(head, out) + (
         "\nMedian wall time of `/bin/true` with N extra read-only binds of empty directories; "
-        "per bind: (time(N) - time(0)) / N.  refused: the launcher would not run.\n")
+        "per bind: the median over rounds of (time(N) - time(0)) / N, time(0) taken in the same "
+        "round.  refused: the launcher would not run (nsbox's cap, bwrap's 9000 arguments).\n")
 
 
 def table_parallel(rows):
@@ -598,27 +622,21 @@ def summary(d):
                 hwm["bwrap"], "-", "nsbox ≤ 2")
     if os.path.exists(f"{d}/binds.csv"):
         rows = load(f"{d}/binds.csv")
-        ok = {}
-        for r in rows:
-            if r["status"] == "ok":
-                ok.setdefault((r["launcher"], int(r["param"])), []).append(float(r["wall_ms"]))
-        ns = sorted(n for (name, n) in ok if name == "nsbox")
-        refused = sorted(int(r["param"]) for r in rows
-                         if r["launcher"] == "nsbox" and r["status"] != "ok")
-        row("most --ro binds nsbox ran", f"{ns[-1] if ns else '-'}", "first refused",
+        wall, per = binds_summary(rows)
+        ran = sorted(n for n, c in wall.items() if isinstance(c.get("nsbox"), float))
+        refused = sorted(n for n, c in wall.items() if c.get("nsbox") == "refused")
+        row("most --ro binds nsbox ran", f"{ran[-1] if ran else '-'}", "first refused",
             f"{refused[0] if refused else 'none'}", "-", "≥ 4096")
         for n in (1024, 1000):
-            if ("nsbox", n) in ok and ("bwrap", n) in ok:
-                a, b = med(ok[("nsbox", n)]), med(ok[("bwrap", n)])
-                row(f"ms with {n} --ro binds", a, "bwrap", b, ratio(a, b), "≤ 0.2")
-        base = ok.get(("nsbox", 0))
-        if base and len(ns) > 1 and ns[0] == 0 and ns[1] > 0 and ns[-1] > ns[1]:
-            b0 = med(base)
-            lo, hi = ns[1], ns[-1]
-            plo = (med(ok[("nsbox", lo)]) - b0) / lo * 1000
-            phi = (med(ok[("nsbox", hi)]) - b0) / hi * 1000
-            row(f"nsbox us per bind at {hi} binds", phi, f"at {lo}:", plo, ratio(phi, plo),
-                "≤ 2")
+            c = wall.get(n, {})
+            if all(isinstance(c.get(k), float) for k in ("nsbox", "bwrap")):
+                row(f"ms with {n} --ro binds", c["nsbox"], "bwrap", c["bwrap"],
+                    ratio(c["nsbox"], c["bwrap"]), "≤ 0.2")
+        pn = sorted(n for n, p in per.items() if "nsbox" in p)
+        if len(pn) > 1:
+            lo, hi = pn[0], pn[-1]
+            a, b = per[hi]["nsbox"], per[lo]["nsbox"]
+            row(f"nsbox us per bind at {hi} binds", a, f"at {lo}:", b, ratio(a, b), "≤ 2")
     if os.path.exists(f"{d}/throughput.csv"):
         for (tag, jobs), rs in groups(load(f"{d}/throughput.csv"), "tag", "jobs").items():
             per = {k[0]: (med([float(r["per_s"]) for r in v]),
@@ -717,12 +735,9 @@ def plot_latency(d):
 
 
 def plot_binds(d):
-    rows = [r for r in load(f"{d}/binds.csv") if r["status"] == "ok" and int(r["param"]) > 0]
-    blocks = []
-    for (name,), rs in groups(rows, "launcher").items():
-        pts = [(n[0], med([float(r["wall_ms"]) for r in v]))
-               for n, v in groups(rs, "param").items()]
-        blocks.append((name, sorted((int(x), y) for x, y in pts)))
+    wall, _ = binds_summary(load(f"{d}/binds.csv"))
+    blocks = [(name, [(n, c[name]) for n, c in sorted(wall.items())
+                      if isinstance(c.get(name), float)]) for name in ("nsbox", "bwrap")]
     dat = f"{d}/binds.dat"
     write_dat(dat, blocks)
     s = GP_HEAD.format(w=640, h=420, out=f"{d}/binds.svg", key="top left")
