@@ -57,6 +57,7 @@ bench_init() {
 	bench_need python3 python3
 	bench_need bwrap bubblewrap
 	mkdir -p "$out"
+	out=$(cd -- "$out" && pwd)
 
 	stage=$(mktemp -d /tmp/nsbox-bench-XXXXXX)
 	# shellcheck disable=SC2064 # expand now: the trap must remove this stage
