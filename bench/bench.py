@@ -636,7 +636,8 @@ def summary(d):
         if len(pn) > 1:
             lo, hi = pn[0], pn[-1]
             a, b = per[hi]["nsbox"], per[lo]["nsbox"]
-            row(f"nsbox us per bind at {hi} binds", a, f"at {lo}:", b, ratio(a, b), "≤ 2")
+            row(f"nsbox us per bind at {hi} binds", a, f"at {lo}:", b,
+                ratio(a, b) if a > 0 and b > 0 else "- (noise)", "≤ 2")
     if os.path.exists(f"{d}/throughput.csv"):
         for (tag, jobs), rs in groups(load(f"{d}/throughput.csv"), "tag", "jobs").items():
             per = {k[0]: (med([float(r["per_s"]) for r in v]),

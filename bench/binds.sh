@@ -35,10 +35,13 @@ for n in "${counts[@]}"; do
 		nargs+=(--ro "$d")
 		bargs+=(--ro-bind "$d" "$d")
 	done
-	# bwrap takes at most 9000 arguments; at 2048 binds it needs seconds per
-	# run: fewer runs and no warm-up from 512 binds on.
+	# A few binds cost less than the noise of a launch: three times the runs
+	# up to 128 binds.  bwrap needs seconds per run at 2048 binds (and takes
+	# at most 9000 arguments): at most 3 runs, no warm-up from 512 on.
 	r=$runs w=1
-	if [ "$n" -ge 512 ]; then
+	if [ "$n" -le 128 ]; then
+		r=$((3 * runs))
+	elif [ "$n" -ge 512 ]; then
 		w=0
 		[ "$r" -gt 3 ] && r=3
 	fi
