@@ -428,8 +428,9 @@ def table_latency(rows):
                         ratio(paired_ratio(rs, "nsbox", name), 1) if "nsbox" in wall else "-",
                         ratio(med(cpu.get("nsbox", [])), med(cpu[name]))])
     return md_table(head, out) + (
-        "\nwall: from posix_spawn to wait4; CPU: user + system time of the launcher and every "
-        "process it reaped (wait4's rusage); paired: median of the per-round ratios.\n")
+        "\nwall: from posix_spawn to wait4; CPU: user + system time of every process of the "
+        "launch (wait4's rusage; the driver is a child subreaper, so a process the launcher "
+        "leaves unreaped counts too); paired: median of the per-round ratios.\n")
 
 
 def table_syscalls(rows):

@@ -105,11 +105,11 @@ bench_need() {
 bench_header() {
 	local model git
 	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-	git=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	git=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 	echo "- machine: $(nproc) CPUs, ${model:-unknown model}, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "- kernel: $(uname -sr)"
 	echo "- bwrap: $(bwrap --version 2>&1 | head -n 1)"
-	echo "- nsbox: $("$nsbox" --version 2>&1 | head -n 1) (tree $git, binary $nsbox_src)"
+	echo "- nsbox: $("$nsbox" --version 2>&1 | head -n 1) (binary ${nsbox_src#"$root"/}, tree $git)"
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 }
 
