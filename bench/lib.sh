@@ -105,7 +105,12 @@ bench_need() {
 bench_header() {
 	local model git
 	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-	git=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
+	git=$(git -C "$root" describe --always 2>/dev/null || echo unknown)
+	# what the binary is built from; README.md and bench/results change as
+	# the report is published
+	if ! git -C "$root" diff --quiet HEAD -- src seccomp-profiles Makefile 2>/dev/null; then
+		git="$git with local changes"
+	fi
 	echo "- machine: $(nproc) CPUs, ${model:-unknown model}, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "- kernel: $(uname -sr)"
 	echo "- bwrap: $(bwrap --version 2>&1 | head -n 1)"
