@@ -228,9 +228,10 @@ def cmd_parallel(a):
                     if pid not in running:
                         continue  # an orphan handed to us
                     running.discard(pid)
-                    if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+                    outcome = Launch(status, 0, [], b"")
+                    if not outcome.ok():
                         failures += 1
-                        first_error = first_error or f"status {status}"
+                        first_error = first_error or outcome.why()
                 wall = time.perf_counter() - t0
                 cpu += sum(r.ru_utime + r.ru_stime for r in reap_orphans())
                 if failures:

@@ -8,6 +8,7 @@
 # not fatal (except under bench-smoke, where any failure is a broken launcher).
 #
 # usage: bench/throughput.sh [NSBOX_BINARY] [RUNS]   (default build/nsbox, 2)
+#        BENCH_TOTAL=N sets the number of launches per round (500)
 # writes build/bench/throughput.csv and throughput.md
 set -euo pipefail
 # shellcheck source=bench/lib.sh
