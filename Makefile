@@ -317,6 +317,32 @@ install: $(BUILD)/nsbox
 	if ls seccomp-profiles/*.profile >/dev/null 2>&1; then \
 		install -m 0644 seccomp-profiles/*.profile $(DESTDIR)$(PROFILEDIR)/; fi
 
+# Benchmarks (bench/, issue 11): measurements, never pass/fail on a number.
+# `make bench` runs every bench/*.sh with its default counts (about 5 minutes
+# on 2 cores) and writes build/bench/report.md, CSV and SVG plots;
+# `make bench-smoke` runs each once with tiny counts so that none rots (CI);
+# `make bench-publish` copies the plots and the report to bench/results/ and
+# the summary table into README.md.  The plots need gnuplot: `make deps-bench`.
+BENCH_DEPS_PKGS := gnuplot-nox
+.PHONY: bench bench-smoke bench-publish deps-bench
+
+bench: $(BUILD)/nsbox check-user
+	bash bench/run-all.sh $(abspath $(BUILD)/nsbox)
+
+bench-smoke: $(BUILD)/nsbox check-user
+	BENCH_SMOKE=1 bash bench/run-all.sh $(abspath $(BUILD)/nsbox)
+
+bench-publish:
+	bash bench/publish.sh
+
+deps-bench:
+	@if [ "$$(id -u)" = 0 ]; then \
+		$(APT_INSTALL) $(BENCH_DEPS_PKGS) || \
+		{ apt-get update -qq && $(APT_INSTALL) $(BENCH_DEPS_PKGS); }; \
+	else \
+		echo "run as root: apt-get install -y --no-install-recommends $(BENCH_DEPS_PKGS)"; \
+	fi
+
 deps:
 	@if [ "$$(id -u)" = 0 ]; then \
 		apt-get update -qq && $(APT_INSTALL) $(DEPS_PKGS); \

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# (c) Memory per sandbox: nsbox with its defaults and the equivalent bwrap
+# line each run `sleep 1`; while it sleeps, bench.py reads PSS and RSS
+# (/proc/PID/smaps_rollup) and the peak RSS so far (VmHWM, /proc/PID/status)
+# of every process of the launcher: nsbox's supervisor and init, bwrap's
+# monitor and its pid 1.  The payload is listed but left out of the sums.
+# Alternating, as root and as nsbox-test.
+#
+# usage: bench/memory.sh [NSBOX_BINARY] [RUNS]   (default build/nsbox, 5)
+# writes build/bench/memory.csv and memory.md
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+bench_title="Memory per sandbox"
+bench_init memory 5 "$@"
+
+csv=$out/memory.csv
+first=1
+rm -f -- "$csv.tmp"
+for u in "${users[@]}"; do
+	echo "as $u: $runs runs ..." >&2
+	# bench.py runs as us (root) to read the user's /proc files; the
+	# launchers start as the user through setpriv, which execs them: the
+	# launcher is still the process bench.py started.
+	if [ "$(id -un)" = "$u" ]; then
+		pre=()
+	else
+		pre=(setpriv --reuid="$u" --regid="$u" --init-groups --
+			env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/ LANG=C.UTF-8)
+	fi
+	bench_py memory --runs "$runs" --tag "$u" --payload sleep \
+		--roles nsbox=supervisor,init --roles bwrap=monitor,pid1 -- \
+		nsbox "${pre[@]}" "$nsbox" --result-fd 3 -- sleep 1 ::: \
+		bwrap "${pre[@]}" "${bwrap_cmd[@]}" sleep 1 |
+		if [ "$first" = 1 ]; then cat; else tail -n +2; fi >>"$csv.tmp"
+	first=0
+done
+mv -- "$csv.tmp" "$csv"
+bench_py table memory "$csv" >"$stage/table.md"
+bench_out "$stage/table.md"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# (f) Seccomp at run time: the cost of one system call inside nsbox under the
+# default profile, the strict one, a one-line `default allow` profile and no
+# filter at all (--seccomp none), and on the host.  The payload is
+# bench/sysloop.c, compiled here (static) into build/bench/sysloop: a loop of
+# raw getppid(2) calls (allowed outright: the kernel's cache skips the
+# filter) and one of fcntl(F_GETFD) (filtered on its argument by the default
+# profile: the filter runs each time).  Interleaved, as root; the ratios to
+# the one-line profile.
+#
+# usage: bench/seccomp.sh [NSBOX_BINARY] [RUNS]   (default build/nsbox, 7)
+# writes build/bench/seccomp.csv and seccomp.md
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+bench_title="Seccomp at run time"
+bench_init seccomp 7 "$@"
+bench_need gcc build-essential
+
+loop=$out/sysloop
+if [ ! -x "$loop" ] || [ "$root/bench/sysloop.c" -nt "$loop" ]; then
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$loop" "$root/bench/sysloop.c"
+fi
+# the payload lives in the project folder, the one the sandbox shows
+cp -- "$loop" "$proj/sysloop"
+echo "default allow" >"$stage/allow.profile"
+count=1000000
+[ "$smoke" = 1 ] && count=20000
+
+csv=$out/seccomp.csv
+bench_py time --runs 0 --warmup 0 -- x true >"$csv"
+for call in getppid fcntl; do
+	echo "$call: $runs rounds of $count calls ..." >&2
+	bench_py time --no-header --metric --runs "$runs" --warmup 1 --tag root --param "$call" -- \
+		host "$proj/sysloop" "$call" "$count" ::: \
+		none "$nsbox" --seccomp none -- "$proj/sysloop" "$call" "$count" ::: \
+		allow "$nsbox" --seccomp "$stage/allow.profile" -- "$proj/sysloop" "$call" "$count" ::: \
+		default "$nsbox" -- "$proj/sysloop" "$call" "$count" ::: \
+		strict "$nsbox" --seccomp strict -- "$proj/sysloop" "$call" "$count" >>"$csv"
+done
+bench_py table seccomp "$csv" >"$stage/table.md"
+bench_out "$stage/table.md"
