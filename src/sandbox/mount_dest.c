@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* mount_dest: run by init, before pivot_root: finds or creates each mount point beneath the new root. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sandbox/mount_dest.h"
+#include "base/util.h"
+
+static int mount_err(struct nsb_error *e, int r, const char *what, const char *path)
+{
+	return nsb_error_set(e, r, NSB_STAGE_MOUNT, "%s '%s'", what, path);
+}
+
+/*
+ * Symlinks are never followed while building the new root: every lookup is
+ * confined beneath the root fd and refuses symlinks and magic links, so a
+ * link planted in a bound directory cannot redirect a mount point to the
+ * host (the CVE-2026-87766 class).
+ */
+static int openat_beneath(int dirfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	return fd < 0 ? nsb_negerrno() : (int)fd;
+}
+
+/* Open component comp under at (never through a symlink), creating it (a
+ * directory, or an empty file for the last one of a file bind) when missing.
+ * A file made here with O_EXCL is returned as it is, *created set: a regular
+ * file, no link, the mount point itself (nothing to look up again). */
+static int open_or_create(int at, const char *comp, bool dir, bool *created, const char *dest,
+			  struct nsb_error *e)
+{
+	int fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
+	int r;
+
+	if (fd == -ENOENT) {
+		if (dir) {
+			r = mkdirat(at, comp, 0755);
+		} else {
+			r = openat(at, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+				   0444);
+			if (r >= 0) {
+				*created = true;
+				return r;
+			}
+		}
+		if (r < 0 && errno != EEXIST) {
+			r = nsb_negerrno();
+			nsb_error_set(e, r, NSB_STAGE_MOUNT, "create mount point '%s'", dest);
+			if (r == -EROFS)
+				nsb_error_hint(
+					e,
+					"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
+					dest);
+			return r;
+		}
+		fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
+	}
+	if (fd == -ELOOP) {
+		nsb_error_setx(e, -ELOOP, NSB_STAGE_MOUNT,
+			       "mount point '%s' is or passes through a symbolic link", dest);
+		return nsb_error_hint(
+			e,
+			"mount destinations are never resolved through symlinks; use the link's target as the destination");
+	}
+	if (fd < 0)
+		return mount_err(e, fd, "open mount point", dest);
+	return fd;
+}
+
+/* What was opened must be a directory or, for the last component of a file
+ * bind, a file: never a symlink. */
+static int check_component(int fd, bool dir, const char *dest, struct nsb_error *e)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return mount_err(e, nsb_negerrno(), "stat mount point", dest);
+	if (S_ISLNK(st.st_mode)) {
+		nsb_error_setx(e, -ELOOP, NSB_STAGE_MOUNT, "mount point '%s' is a symbolic link",
+			       dest);
+		return nsb_error_hint(e, "use the link's target as the destination");
+	}
+	if (dir && !S_ISDIR(st.st_mode))
+		return nsb_error_setx(
+			e, -ENOTDIR, NSB_STAGE_MOUNT,
+			"mount point '%s': a directory is needed there, but it is a file", dest);
+	if (!dir && S_ISDIR(st.st_mode))
+		return nsb_error_setx(
+			e, -EISDIR, NSB_STAGE_MOUNT,
+			"mount point '%s': a file is needed there, but it is a directory", dest);
+	return 0;
+}
+
+/*
+ * Create (or find) the mount point for dest inside the new root and return an
+ * O_PATH fd to it.  Intermediate directories are created as needed.  The
+ * walk starts at root_fd with dest + skip (root_fd is then the directory
+ * dest's first skip bytes name); messages name the whole dest.
+ */
+static int make_dest(int root_fd, const char *dest, size_t skip, bool is_dir, int *ret_parent,
+		     const char **ret_name, struct nsb_error *e)
+{
+	char buf[NSB_MAX_PATH + 1];
+	_cleanup_close_ int cur = -1; /* owned once past the first component */
+	int at = root_fd;	      /* where the next lookup starts: root_fd or cur */
+	char *comp, *next;
+
+	if (nsb_snprintf(buf, sizeof(buf), "%s", dest + skip + 1) < 0)
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_MOUNT,
+				      "mount point '%s' is too long", dest);
+
+	for (comp = buf; comp; comp = next) {
+		_cleanup_close_ int fd = -1;
+		bool last, dir, created = false;
+		int r;
+
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		last = !next;
+		dir = !last || is_dir;
+
+		if (last && ret_parent) {
+			/* The caller creates the entry itself (a symlink). */
+			if (cur < 0)
+				cur = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+			if (cur < 0)
+				return mount_err(e, nsb_negerrno(), "open new root for", dest);
+			*ret_parent = TAKE_FD(cur);
+			*ret_name = dest + skip + (comp - buf) + 1;
+			return 0;
+		}
+		fd = open_or_create(at, comp, dir, &created, dest, e);
+		if (fd < 0 || created)
+			return fd < 0 ? fd : TAKE_FD(fd);
+		r = check_component(fd, dir, dest, e);
+		if (r < 0)
+			return r;
+		nsb_closep(&cur);
+		cur = TAKE_FD(fd);
+		at = cur;
+	}
+	return TAKE_FD(cur);
+}
+
+/*
+ * make_dest, from the directory of the previous destination when dest lies
+ * in the same one: the /etc entries and the /dev nodes walk to their
+ * directory once, not once each.  A walk that fails is made again from the
+ * root, so that its message is the one a full walk gives.
+ */
+int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, struct nsb_error *e)
+{
+	const char *slash = strrchr(dest, '/');
+	size_t len = slash ? (size_t)(slash - dest) : 0;
+
+	if (len == 0 || len >= sizeof(w->dir))
+		return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, e);
+	if (w->dir_fd < 0 || strncmp(w->dir, dest, len) != 0 || w->dir[len] != '\0') {
+		char dir[NSB_MAX_PATH + 1];
+		memcpy(dir, dest, len);
+		dir[len] = '\0';
+		int fd = make_dest(w->root_fd, dir, 0, true, NULL, NULL, e);
+		if (fd < 0)
+			return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, e);
+		nsb_closep(&w->dir_fd);
+		w->dir_fd = fd;
+		memcpy(w->dir, dir, len + 1);
+	}
+	int fd = make_dest(w->dir_fd, dest, len, is_dir, NULL, NULL, e);
+	return fd < 0 ? make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, e) : fd;
+}
+
+int nsb_dest_parent(int root_fd, const char *dest, int *ret_parent, const char **ret_name,
+		    struct nsb_error *e)
+{
+	return make_dest(root_fd, dest, 0, false, ret_parent, ret_name, e);
+}
+
+void nsb_dest_covered(struct nsb_dest_walk *w, const char *dest)
+{
+	/* A mount on the kept directory or above it covers what its fd names. */
+	size_t len = strlen(dest);
+
+	if (w->dir_fd >= 0 && strncmp(w->dir, dest, len) == 0 &&
+	    (w->dir[len] == '\0' || w->dir[len] == '/'))
+		nsb_closep(&w->dir_fd);
+}
