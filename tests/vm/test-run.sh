@@ -19,7 +19,7 @@ accel=
 serial=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-accel) accel=$2 && shift ;;
+	-accel) accel=${2%%,*} && shift ;; # the kind; run.sh adds its options
 	-serial) serial=${2#file:} && shift ;;
 	esac
 	shift
