@@ -30,7 +30,16 @@ PKGS := libcap-ng libseccomp libmnl
 # `make deps` has installed pkg-config and the libraries.
 lazy_pkg = $(eval $(1) := $$(shell $$(PKG_CONFIG) $(2)))$($(1))
 PKG_CFLAGS = $(call lazy_pkg,PKG_CFLAGS,--cflags $(PKGS))
+ifeq ($(STATIC),1)
+# STATIC=1: libseccomp and libcap-ng linked in from Debian's .a files (one
+# object less for the dynamic loader to map and relocate per launch); libmnl
+# ships no .a, and glibc stays shared.
+PKG_STATIC := libcap-ng libseccomp
+PKG_LIBS = -Wl,-Bstatic $(call lazy_pkg,PKG_LIBS_A,--libs $(PKG_STATIC)) -Wl,-Bdynamic \
+	$(call lazy_pkg,PKG_LIBS_SO,--libs $(filter-out $(PKG_STATIC),$(PKGS)))
+else
 PKG_LIBS = $(call lazy_pkg,PKG_LIBS,--libs $(PKGS))
+endif
 
 WARN := -Wall -Wextra -Werror -Wformat=2 -Wformat-security -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
