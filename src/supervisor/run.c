@@ -313,11 +313,14 @@ static void warn_fallbacks(const struct nsb_run *run)
 static void warn_unwritable_binds(struct nsb_run *run)
 {
 	struct nsb_result *res = &run->res;
-	_cleanup_free_ gid_t *groups = NULL;
-	int n_groups = -1;
+	gid_t groups[NGROUPS_MAX];
+	int n_groups;
 
 	if (run->facts.uid != 0)
 		return;
+	n_groups = getgroups(ARRAY_SIZE(groups), groups);
+	if (n_groups < 0)
+		n_groups = 0;
 	for (size_t i = 0; i < run->plan.n_ops; i++) {
 		const struct nsb_mount_op *op = &run->plan.ops[i];
 		char msg[NSB_ERR_MESSAGE_MAX], owner[64];
@@ -325,15 +328,6 @@ static void warn_unwritable_binds(struct nsb_run *run)
 
 		if (!op->user || op->kind != NSB_OP_BIND || op->readonly || stat(op->src, &st) < 0)
 			continue;
-		/* The groups only for a writable bind: a stack array of
-		 * NGROUPS_MAX (256 KiB) cost every run 64 page faults. */
-		if (n_groups < 0) {
-			int n = getgroups(0, NULL);
-			groups = n > 0 ? calloc((size_t)n, sizeof(*groups)) : NULL;
-			n_groups = groups ? getgroups(n, groups) : 0;
-			if (n_groups < 0)
-				n_groups = 0;
-		}
 		struct nsb_dac_inode ino = {.uid = st.st_uid, .gid = st.st_gid, .mode = st.st_mode};
 		/* Creating an entry in a directory takes write and search. */
 		int want = S_ISDIR(st.st_mode) ? W_OK | X_OK : W_OK;
