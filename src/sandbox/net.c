@@ -47,9 +47,11 @@ int nsb_net_lo_up(struct nsb_error *e)
 	/* CLOEXEC: init forks and execs the payload; the socket must not leak. */
 	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (!nl)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "open rtnetlink socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "open rtnetlink socket for loopback '%s'", LO_NAME);
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "bind rtnetlink socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "bind rtnetlink socket for loopback '%s'", LO_NAME);
 	portid = mnl_socket_get_portid(nl);
 
 	nlh = mnl_nlmsg_put_header(buf);

@@ -18,8 +18,7 @@
 #include "supervisor/cgroup_file.h"
 #include "base/macro.h"
 
-static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w,
-		  struct nsb_error *e)
+static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, struct nsb_error *e)
 {
 	const char *mi = o && o->mountinfo_path ? o->mountinfo_path : "/proc/self/mountinfo";
 	const char *pc = o && o->proc_cgroup_path ? o->proc_cgroup_path : "/proc/self/cgroup";
