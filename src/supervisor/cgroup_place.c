@@ -132,10 +132,15 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	/* The root cgroup has no cgroup.type; only it may hold processes and
 	 * have controllers enabled at the same time. */
 	is_root = faccessat(dfd, "cgroup.type", F_OK, 0) < 0 && errno == ENOENT;
-	r = nsb_cgroup_read_at(dfd, "cgroup.procs", NSB_CGROUP_PROC_FILE_MAX, &procs);
-	if (r < 0)
-		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.procs'", dir);
-	has_procs = procs[0] != '\0';
+	/* The root's processes are every process of the host not in another
+	 * cgroup, and it is exempt from the rule: not read there. */
+	has_procs = false;
+	if (!is_root) {
+		r = nsb_cgroup_read_at(dfd, "cgroup.procs", NSB_CGROUP_PROC_FILE_MAX, &procs);
+		if (r < 0)
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.procs'", dir);
+		has_procs = procs[0] != '\0';
+	}
 
 	if (faccessat(dfd, ".", W_OK, AT_EACCESS) < 0) {
 		nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "cannot create cgroups in '%s'", dir);
@@ -174,12 +179,10 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 static int choose_parent(const struct nsb_cgroup_opts *o, const char *const names[],
 			 char *ret_parent, size_t size, struct nsb_error *e)
 {
-	struct nsb_cgroup_where local;
+	struct nsb_cgroup_where local = {.valid = false};
 	struct nsb_cgroup_where *w = o && o->where ? o->where : &local;
 	int r;
 
-	if (w == &local)
-		local.valid = false;
 	if (!w->valid) {
 		r = locate(o, w, e);
 		if (r < 0)
