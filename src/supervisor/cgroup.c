@@ -306,7 +306,8 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 	if (r < 0)
 		return r;
 
-	struct nsb_cgroup cg = NSB_CGROUP_INIT;
+	struct nsb_cgroup cg;
+	nsb_cgroup_reset(&cg);
 	cg.controllers = have;
 	if (snprintf(cg.path, sizeof(cg.path), "%s/%s", parent, name) >= (int)sizeof(cg.path) ||
 	    path_join(cg.leaf, sizeof(cg.leaf), cg.path, LEAF_NAME) < 0) {
@@ -430,7 +431,7 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
 
 	if (!cg || cg->outer_fd < 0) {
 		if (cg)
-			*cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+			nsb_cgroup_reset(cg);
 		return 0;
 	}
 	snprintf(parent, sizeof(parent), "%s", cg->path);
@@ -451,7 +452,7 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
 	if (cg->fd >= 0)
 		close(cg->fd);
 	close(cg->outer_fd);
-	*cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+	nsb_cgroup_reset(cg);
 	return r;
 }
 

@@ -28,7 +28,7 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 	 * megabytes would fault in pages most runs never touch. */
 	run->cfg = cfg;
 	nsb_result_init(&run->res);
-	run->cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+	nsb_cgroup_reset(&run->cg);
 	run->sb = (struct nsb_sandbox){.pid = -1,
 				       .pidfd = -1,
 				       .err_rd = -1,
