@@ -554,6 +554,19 @@ _noreturn_ static int payload_enter(void *arg)
  * PATH search need a few KiB), above one guard page. */
 #define PAYLOAD_STACK (256 * 1024)
 
+/* AddressSanitizer cannot follow the switch to that stack (it warns on the
+ * payload's stderr at every noreturn call): sanitized builds fork. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PAYLOAD_VFORK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PAYLOAD_VFORK 0
+#endif
+#endif
+#ifndef PAYLOAD_VFORK
+#define PAYLOAD_VFORK 1
+#endif
+
 /*
  * Start the payload vfork-style: clone(CLONE_VM | CLONE_VFORK) on a stack of
  * its own, so that init's memory (a copy of the supervisor's) is neither
@@ -572,8 +585,10 @@ static pid_t start_payload(const struct nsb_init_args *a, int sfd, int slave)
 	size_t guard = page > 0 ? (size_t)page : 4096;
 	pid_t pid;
 
-	char *stack = mmap(NULL, PAYLOAD_STACK + guard, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	char *stack = PAYLOAD_VFORK
+			      ? mmap(NULL, PAYLOAD_STACK + guard, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0)
+			      : MAP_FAILED;
 	if (stack != MAP_FAILED && mprotect(stack, guard, PROT_NONE) == 0) {
 		pid = clone(payload_enter, stack + guard + PAYLOAD_STACK,
 			    CLONE_VM | CLONE_VFORK | SIGCHLD, &ps);
