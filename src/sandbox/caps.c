@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Dropping every capability with libcap-ng.  libcap-ng reports failures as
+ * Dropping every capability: the bounding and ambient sets with prctl (one
+ * call per capability, as libcap-ng would make them), the effective,
+ * permitted and inheritable sets with libcap-ng.  libcap-ng reports failures as
  * its own small negative codes (see capng_apply(3)), not as errno values;
  * they are translated here, at the only place the library is called.
  */
@@ -54,6 +56,24 @@ static int apply_set(capng_select_t set, const char *what, struct nsb_error *e)
 				     rc);
 	}
 	return 0;
+}
+
+/*
+ * Drop every capability from the bounding set, 0 up to the kernel's last
+ * (past it PR_CAPBSET_DROP answers EINVAL).  Done here rather than with
+ * capng_apply(CAPNG_SELECT_BOUNDS), which reads /proc/PID/status three
+ * times around the same prctl calls; verify_empty reads the result back.
+ */
+static int drop_bounding_set(struct nsb_error *e)
+{
+	for (unsigned long cap = 0;; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+			continue;
+		if (errno == EINVAL && cap > 0)
+			return 0;
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CAPS,
+				     "drop capability %lu from the bounding set", cap);
+	}
 }
 
 /*
@@ -149,15 +169,15 @@ int nsb_caps_drop_all(struct nsb_error *e)
 		return r;
 	}
 
-	/* Empty libcap-ng's idea of every set; each capng_apply pushes one. */
-	capng_clear(CAPNG_SELECT_ALL);
+	r = drop_bounding_set(e);
+	if (r < 0)
+		return r;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CAPS,
+				     "clear ambient capability set");
 
-	r = apply_set(CAPNG_SELECT_BOUNDS, "capability bounding set", e);
-	if (r < 0)
-		return r;
-	r = apply_set(CAPNG_SELECT_AMBIENT, "ambient capability set", e);
-	if (r < 0)
-		return r;
+	/* Empty libcap-ng's idea of the three sets and push it (one capset). */
+	capng_clear(CAPNG_SELECT_CAPS);
 	r = apply_set(CAPNG_SELECT_CAPS, "effective, permitted and inheritable capability sets", e);
 	if (r < 0)
 		return r;

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -533,6 +535,79 @@ _noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t p
 	}
 }
 
+struct payload_start {
+	const struct nsb_init_args *a;
+	int sfd, slave;
+};
+
+/* The payload's first steps: init's signalfd and status pipe stay with init. */
+_noreturn_ static int payload_enter(void *arg)
+{
+	const struct payload_start *ps = arg;
+
+	close(ps->sfd);
+	close(ps->a->status_wr);
+	payload_main(ps->a, ps->slave);
+}
+
+/* The payload's stack while it shares init's memory (payload_main and the
+ * PATH search need a few KiB), above one guard page. */
+#define PAYLOAD_STACK (256 * 1024)
+
+/* AddressSanitizer cannot follow the switch to that stack (it warns on the
+ * payload's stderr at every noreturn call): sanitized builds fork. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PAYLOAD_VFORK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PAYLOAD_VFORK 0
+#endif
+#endif
+#ifndef PAYLOAD_VFORK
+#define PAYLOAD_VFORK 1
+#endif
+
+/*
+ * Start the payload vfork-style: clone(CLONE_VM | CLONE_VFORK) on a stack of
+ * its own, so that init's memory (a copy of the supervisor's) is neither
+ * copied once more nor faulted in again copy-on-write by both processes;
+ * init sleeps until the payload's execve or _exit.  The payload changes
+ * only its own stack and what is its own without CLONE_FILES and
+ * CLONE_SIGHAND (descriptors, dispositions, mask, session, rlimits); the
+ * filter already on init covers it from its first instruction, as after
+ * fork.  A profile that refuses clone with CLONE_VM gets a plain fork.
+ * Returns the payload's pid or -errno.
+ */
+static pid_t start_payload(const struct nsb_init_args *a, int sfd, int slave)
+{
+	struct payload_start ps = {.a = a, .sfd = sfd, .slave = slave};
+	long page = sysconf(_SC_PAGESIZE);
+	size_t guard = page > 0 ? (size_t)page : 4096;
+	pid_t pid;
+
+	char *stack = PAYLOAD_VFORK
+			      ? mmap(NULL, PAYLOAD_STACK + guard, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0)
+			      : MAP_FAILED;
+	if (stack != MAP_FAILED && mprotect(stack, guard, PROT_NONE) == 0) {
+		pid = clone(payload_enter, stack + guard + PAYLOAD_STACK,
+			    CLONE_VM | CLONE_VFORK | SIGCHLD, &ps);
+		/* Back from the payload's execve or exit: its stack is free. */
+		munmap(stack, PAYLOAD_STACK + guard);
+		if (pid > 0)
+			return pid;
+	} else if (stack != MAP_FAILED) {
+		munmap(stack, PAYLOAD_STACK + guard);
+	}
+
+	pid = fork();
+	if (pid < 0)
+		return nsb_negerrno();
+	if (pid == 0)
+		payload_enter(&ps);
+	return pid;
+}
+
 _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
@@ -547,15 +622,10 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	if (sfd < 0)
 		fail(a, &e, NSB_EXIT_NSBOX);
 
-	payload = fork();
+	payload = start_payload(a, sfd, slave);
 	if (payload < 0) {
-		nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_INIT, "fork the payload");
+		nsb_error_set(&e, payload, NSB_STAGE_INIT, "fork the payload");
 		fail(a, &e, NSB_EXIT_NSBOX);
-	}
-	if (payload == 0) {
-		close(sfd);
-		close(a->status_wr);
-		payload_main(a, slave);
 	}
 	init_let_go(a, slave);
 	init_wait(a, sfd, payload);

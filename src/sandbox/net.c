@@ -5,7 +5,7 @@
  * kernel rather than assumed from a successful sendto().
  */
 #include <errno.h>
-#include <net/if.h>
+#include <net/if.h> /* IFF_UP */
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -38,28 +38,20 @@ int nsb_net_lo_up(struct nsb_error *e)
 	 * the only reply is an NLMSG_ERROR carrying our small request back.
 	 */
 	char buf[8192];
-	unsigned int ifindex, portid, seq;
+	unsigned int portid, seq;
 	struct nlmsghdr *nlh;
 	struct ifinfomsg *ifm;
 	ssize_t n;
 	int r;
 
-	/*
-	 * Resolve the index in the namespace we are in now: lo is index 1 in
-	 * every namespace on current kernels, but asking costs one ioctl and
-	 * does not depend on that.
-	 */
-	ifindex = if_nametoindex(LO_NAME);
-	if (ifindex == 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "look up loopback '%s'",
-				     LO_NAME);
-
 	/* CLOEXEC: init forks and execs the payload; the socket must not leak. */
 	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (!nl)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "open rtnetlink socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "open rtnetlink socket for loopback '%s'", LO_NAME);
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "bind rtnetlink socket");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "bind rtnetlink socket for loopback '%s'", LO_NAME);
 	portid = mnl_socket_get_portid(nl);
 
 	nlh = mnl_nlmsg_put_header(buf);
@@ -69,10 +61,14 @@ int nsb_net_lo_up(struct nsb_error *e)
 	nlh->nlmsg_seq = seq = (unsigned int)time(NULL);
 	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
 	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_index = (int)ifindex;
+	/* By name, in the namespace the socket lives in (the sandbox's): the
+	 * kernel looks the device up itself (index 0 and IFLA_IFNAME), so no
+	 * if_nametoindex (a socket, an ioctl and a close) comes first. */
+	ifm->ifi_index = 0;
 	/* Only the IFF_UP bit changes; every other flag is left alone. */
 	ifm->ifi_flags = IFF_UP;
 	ifm->ifi_change = IFF_UP;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, LO_NAME);
 
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,

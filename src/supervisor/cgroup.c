@@ -88,6 +88,44 @@ static void sleep_ms(long ms)
 }
 
 /*
+ * Call fn for each subdirectory of the directory open at fd, read from the
+ * start with getdents64 on fd itself: no duplicate and no DIR stream (their
+ * fstat and fcntl calls cost every run five syscalls).  fn may remove the
+ * entry it is given.  Returns 0, -errno of the read, or the first error fn
+ * returned (the walk goes on past it).
+ */
+static int each_subdir(int fd, int (*fn)(int fd, const char *name, void *ud), void *ud)
+{
+	_Alignas(struct dirent64) char buf[8192];
+	int first = 0;
+
+	for (;;) {
+		ssize_t n = getdents64(fd, buf, sizeof(buf));
+		if (n < 0)
+			return first ? first : nsb_negerrno();
+		if (n == 0)
+			return first;
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *de = (const struct dirent64 *)(void *)(buf + off);
+			off += de->d_reclen;
+			if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+			    !strcmp(de->d_name, ".."))
+				continue;
+			int r = fn(fd, de->d_name, ud);
+			if (r < 0 && !first)
+				first = r;
+		}
+	}
+}
+
+static int remove_tree(int dfd, const char *name, int depth);
+
+static int remove_child(int fd, const char *name, void *ud)
+{
+	return remove_tree(fd, name, *(const int *)ud + 1);
+}
+
+/*
  * Remove DIR/NAME and every cgroup below it (the sandbox may have made
  * children).  rmdir fails with EBUSY while killed tasks are still exiting;
  * retry until DESTROY_WAIT_MS.
@@ -101,24 +139,7 @@ static int remove_tree(int dfd, const char *name, int depth)
 		return errno == ENOENT ? 0 : nsb_negerrno();
 	if (depth > 32)
 		return -ELOOP;
-	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	if (dup_fd < 0)
-		return nsb_negerrno();
-	DIR *d = fdopendir(dup_fd);
-	if (!d) {
-		close(dup_fd);
-		return -ENOMEM;
-	}
-	struct dirent *de;
-	r = 0;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		int q = remove_tree(fd, de->d_name, depth + 1);
-		if (q < 0 && r == 0)
-			r = q;
-	}
-	closedir(d);
+	r = each_subdir(fd, remove_child, &depth);
 	if (r < 0)
 		return r;
 
@@ -285,7 +306,8 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 	if (r < 0)
 		return r;
 
-	struct nsb_cgroup cg = NSB_CGROUP_INIT;
+	struct nsb_cgroup cg;
+	nsb_cgroup_reset(&cg);
 	cg.controllers = have;
 	if (snprintf(cg.path, sizeof(cg.path), "%s/%s", parent, name) >= (int)sizeof(cg.path) ||
 	    path_join(cg.leaf, sizeof(cg.leaf), cg.path, LEAF_NAME) < 0) {
@@ -343,13 +365,15 @@ static uint64_t value_at(int dfd, const char *file)
 	return v;
 }
 
-static void keyed_at(int dfd, const char *file, const char *const keys[], uint64_t *const vals[])
+/* Each key's value, NSB_CGROUP_MAX where unknown; returns the read's result. */
+static int keyed_at(int dfd, const char *file, const char *const keys[], uint64_t *const vals[])
 {
 	_cleanup_free_ char *text = NULL;
-	bool ok = nsb_cgroup_read_at(dfd, file, NSB_CGROUP_FILE_MAX, &text) == 0;
+	int r = nsb_cgroup_read_at(dfd, file, NSB_CGROUP_FILE_MAX, &text);
 	for (size_t i = 0; keys[i]; i++)
-		if (!ok || nsb_cgroup_parse_keyed(text, keys[i], vals[i]) < 0)
+		if (r < 0 || nsb_cgroup_parse_keyed(text, keys[i], vals[i]) < 0)
 			*vals[i] = NSB_CGROUP_MAX;
+	return r;
 }
 
 int nsb_cgroup_read_stats(const struct nsb_cgroup *cg, struct nsb_cgroup_stats *ret,
@@ -361,23 +385,43 @@ int nsb_cgroup_read_stats(const struct nsb_cgroup *cg, struct nsb_cgroup_stats *
 		return nsb_error_setx(e, -EBADF, NSB_STAGE_CGROUP, "read stats: no cgroup");
 	/* cpu.stat exists in every non-root cgroup, with or without the cpu
 	 * controller: its absence means the cgroup is gone. */
-	if (faccessat(cg->outer_fd, "cpu.stat", F_OK, 0) < 0)
-		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "read '%s/cpu.stat'", cg->path);
+	int r = keyed_at(cg->outer_fd, "cpu.stat",
+			 (const char *const[]){"usage_usec", "user_usec", "system_usec",
+					       "nr_throttled", "throttled_usec", NULL},
+			 (uint64_t *const[]){&s.cpu_usage_usec, &s.cpu_user_usec,
+					     &s.cpu_system_usec, &s.cpu_nr_throttled,
+					     &s.cpu_throttled_usec});
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cpu.stat'", cg->path);
 
-	s.memory_peak = value_at(cg->outer_fd, "memory.peak");
-	s.pids_peak = value_at(cg->outer_fd, "pids.peak");
-	keyed_at(cg->outer_fd, "memory.events",
-		 (const char *const[]){"max", "oom", "oom_kill", NULL},
-		 (uint64_t *const[]){&s.memory_max_events, &s.oom_events, &s.oom_kill});
-	keyed_at(cg->outer_fd, "pids.events", (const char *const[]){"max", NULL},
-		 (uint64_t *const[]){&s.pids_max_events});
-	keyed_at(cg->outer_fd, "cpu.stat",
-		 (const char *const[]){"usage_usec", "user_usec", "system_usec", "nr_throttled",
-				       "throttled_usec", NULL},
-		 (uint64_t *const[]){&s.cpu_usage_usec, &s.cpu_user_usec, &s.cpu_system_usec,
-				     &s.cpu_nr_throttled, &s.cpu_throttled_usec});
+	/* A controller's files exist only where it is enabled: the others are
+	 * unknown without asking. */
+	bool mem = cg->controllers & NSB_CG_MEMORY, pids = cg->controllers & NSB_CG_PIDS;
+	s.memory_peak = mem ? value_at(cg->outer_fd, "memory.peak") : NSB_CGROUP_MAX;
+	s.pids_peak = pids ? value_at(cg->outer_fd, "pids.peak") : NSB_CGROUP_MAX;
+	s.memory_max_events = s.oom_events = s.oom_kill = s.pids_max_events = NSB_CGROUP_MAX;
+	if (mem)
+		(void)keyed_at(
+			cg->outer_fd, "memory.events",
+			(const char *const[]){"max", "oom", "oom_kill", NULL},
+			(uint64_t *const[]){&s.memory_max_events, &s.oom_events, &s.oom_kill});
+	if (pids)
+		(void)keyed_at(cg->outer_fd, "pids.events", (const char *const[]){"max", NULL},
+			       (uint64_t *const[]){&s.pids_max_events});
 	*ret = s;
 	return 0;
+}
+
+/*
+ * The common case of a run's removal: the leaf, then NAME, both empty by now,
+ * two rmdirs.  False when that was not all (the sandbox made cgroups of its
+ * own, or killed tasks are still leaving): remove_tree takes over.
+ */
+static bool remove_two(int pfd, const char *name, int outer_fd)
+{
+	if (unlinkat(outer_fd, LEAF_NAME, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		return false;
+	return unlinkat(pfd, name, AT_REMOVEDIR) == 0;
 }
 
 int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
@@ -387,65 +431,71 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
 
 	if (!cg || cg->outer_fd < 0) {
 		if (cg)
-			*cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+			nsb_cgroup_reset(cg);
 		return 0;
 	}
-	bool populated = false;
-	if (read_populated(cg->outer_fd, &populated) == 0 && populated)
-		(void)kill_at(cg->outer_fd);
-
 	snprintf(parent, sizeof(parent), "%s", cg->path);
 	nsb_cgroup_dirname(parent);
 	const char *name = strrchr(cg->path, '/');
 	_cleanup_close_ int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (pfd < 0)
 		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent);
-	else if (name && (r = remove_tree(pfd, name + 1, 0)) < 0)
-		nsb_error_set(e, r, NSB_STAGE_CGROUP, "remove cgroup '%s'", cg->path);
+	else if (name && !remove_two(pfd, name + 1, cg->outer_fd)) {
+		/* Something is left: kill it, then remove the whole tree. */
+		bool populated = false;
+		if (read_populated(cg->outer_fd, &populated) == 0 && populated)
+			(void)kill_at(cg->outer_fd);
+		r = remove_tree(pfd, name + 1, 0);
+		if (r < 0)
+			nsb_error_set(e, r, NSB_STAGE_CGROUP, "remove cgroup '%s'", cg->path);
+	}
 	if (cg->fd >= 0)
 		close(cg->fd);
 	close(cg->outer_fd);
-	*cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+	nsb_cgroup_reset(cg);
 	return r;
+}
+
+struct stale_walk {
+	const char *parent_dir;
+	struct nsb_error *e;
+	int removed, first_err;
+};
+
+static int remove_if_stale(int pfd, const char *name, void *ud)
+{
+	struct stale_walk *w = ud;
+	pid_t pid;
+
+	if (nsb_cgroup_parse_name(name, &pid) < 0)
+		return 0;
+	/* Only a pid that provably does not exist marks a dead run; a live or
+	 * unknown (EPERM) pid keeps its cgroup. */
+	if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	_cleanup_close_ int cfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cfd >= 0)
+		(void)kill_at(cfd);
+	int r = remove_tree(pfd, name, 0);
+	if (r == 0)
+		w->removed++;
+	else if (!w->first_err) {
+		w->first_err = r;
+		nsb_error_set(w->e, r, NSB_STAGE_CGROUP, "remove stale cgroup '%s/%s'",
+			      w->parent_dir, name);
+	}
+	return 0;
 }
 
 int nsb_cgroup_clean_stale(const char *parent_dir, struct nsb_error *e)
 {
 	_cleanup_close_ int pfd = open(parent_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int removed = 0, first_err = 0;
+	struct stale_walk w = {.parent_dir = parent_dir, .e = e};
 
 	if (pfd < 0)
 		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent_dir);
-	int dfd = fcntl(pfd, F_DUPFD_CLOEXEC, 3);
-	if (dfd < 0)
-		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", parent_dir);
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "read cgroup '%s'", parent_dir);
-	}
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		pid_t pid;
-		if (de->d_type != DT_DIR || nsb_cgroup_parse_name(de->d_name, &pid) < 0)
-			continue;
-		/* Only a pid that provably does not exist marks a dead run; a
-		 * live or unknown (EPERM) pid keeps its cgroup. */
-		if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
-			continue;
-		_cleanup_close_ int cfd =
-			openat(pfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cfd >= 0)
-			(void)kill_at(cfd);
-		int r = remove_tree(pfd, de->d_name, 0);
-		if (r == 0)
-			removed++;
-		else if (!first_err) {
-			first_err = r;
-			nsb_error_set(e, r, NSB_STAGE_CGROUP, "remove stale cgroup '%s/%s'",
-				      parent_dir, de->d_name);
-		}
-	}
-	closedir(d);
-	return removed > 0 || !first_err ? removed : first_err;
+	int r = each_subdir(pfd, remove_if_stale, &w);
+	if (r < 0 && !w.first_err)
+		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read cgroup '%s'", parent_dir);
+	return w.removed > 0 || !w.first_err ? w.removed : w.first_err;
 }

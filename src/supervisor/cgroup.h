@@ -42,8 +42,18 @@ struct nsb_cgroup_limits {
 	uint64_t cpu_period_us; /* 0: NSB_CGROUP_PERIOD_US_DEFAULT */
 };
 
+/* Where the cgroup2 mount and the caller's own cgroup are: what
+ * nsb_cgroup_place() reads from /proc/self/mountinfo and /proc/self/cgroup,
+ * kept so that a second placement in one run reads neither again. */
+struct nsb_cgroup_where {
+	bool valid;
+	char mnt[4096];
+	char own[4096]; /* absolute path of the caller's own cgroup */
+};
+
 struct nsb_cgroup_opts {
 	const char *parent; /* --cgroup-parent: an absolute path in the cgroup2 mount, or NULL */
+	struct nsb_cgroup_where *where; /* NULL, or filled by the first placement and reused */
 	/* Where to read from; NULL means the real /proc/self files.  Tests
 	 * point these at fixtures and a fake tree. */
 	const char *mountinfo_path;
@@ -79,6 +89,14 @@ struct nsb_cgroup_stats {
 	{                                \
 		.fd = -1, .outer_fd = -1 \
 	}
+
+/* What NSB_CGROUP_INIT gives, without clearing the 8 KiB of the paths. */
+static inline void nsb_cgroup_reset(struct nsb_cgroup *cg)
+{
+	cg->fd = cg->outer_fd = -1;
+	cg->controllers = 0;
+	cg->path[0] = cg->leaf[0] = '\0';
+}
 
 /* Where the run's cgroup goes: decided once, by nsb_cgroup_place(). */
 struct nsb_cgroup_place {

@@ -18,12 +18,7 @@
 #include "supervisor/cgroup_file.h"
 #include "base/macro.h"
 
-struct cg_where {
-	char mnt[PATH_MAX];
-	char own[PATH_MAX]; /* absolute path of the caller's own cgroup */
-};
-
-static int locate(const struct nsb_cgroup_opts *o, struct cg_where *w, struct nsb_error *e)
+static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, struct nsb_error *e)
 {
 	const char *mi = o && o->mountinfo_path ? o->mountinfo_path : "/proc/self/mountinfo";
 	const char *pc = o && o->proc_cgroup_path ? o->proc_cgroup_path : "/proc/self/cgroup";
@@ -60,6 +55,7 @@ static int locate(const struct nsb_cgroup_opts *o, struct cg_where *w, struct ns
 			w->mnt, root);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "own cgroup '%s'", cgpath);
+	w->valid = true;
 	return 0;
 }
 
@@ -74,6 +70,8 @@ static int explain_missing(const struct nsb_cgroup_opts *o, const char *dir, con
 
 	nsb_error_setx(e, -ENODEV, NSB_STAGE_CGROUP,
 		       "controller '%s' is not available in '%s/cgroup.controllers'", name, dir);
+	if (!e)
+		return -ENODEV; /* nobody reads the hint: /proc/cgroups stays unread */
 	/* Lines are "name<TAB>hierarchy<TAB>num_cgroups<TAB>enabled". */
 	if (nsb_cgroup_read_at(AT_FDCWD, pcs, NSB_CGROUP_PROC_FILE_MAX, &text) == 0) {
 		size_t nl = strlen(name);
@@ -134,10 +132,15 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	/* The root cgroup has no cgroup.type; only it may hold processes and
 	 * have controllers enabled at the same time. */
 	is_root = faccessat(dfd, "cgroup.type", F_OK, 0) < 0 && errno == ENOENT;
-	r = nsb_cgroup_read_at(dfd, "cgroup.procs", NSB_CGROUP_PROC_FILE_MAX, &procs);
-	if (r < 0)
-		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.procs'", dir);
-	has_procs = procs[0] != '\0';
+	/* The root's processes are every process of the host not in another
+	 * cgroup, and it is exempt from the rule: not read there. */
+	has_procs = false;
+	if (!is_root) {
+		r = nsb_cgroup_read_at(dfd, "cgroup.procs", NSB_CGROUP_PROC_FILE_MAX, &procs);
+		if (r < 0)
+			return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.procs'", dir);
+		has_procs = procs[0] != '\0';
+	}
 
 	if (faccessat(dfd, ".", W_OK, AT_EACCESS) < 0) {
 		nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "cannot create cgroups in '%s'", dir);
@@ -176,20 +179,23 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 static int choose_parent(const struct nsb_cgroup_opts *o, const char *const names[],
 			 char *ret_parent, size_t size, struct nsb_error *e)
 {
-	struct cg_where w;
+	struct nsb_cgroup_where local = {.valid = false};
+	struct nsb_cgroup_where *w = o && o->where ? o->where : &local;
 	int r;
 
-	r = locate(o, &w, e);
-	if (r < 0)
-		return r;
+	if (!w->valid) {
+		r = locate(o, w, e);
+		if (r < 0)
+			return r;
+	}
 	if (o && o->parent) {
-		size_t ml = strlen(w.mnt);
-		if (o->parent[0] != '/' || strncmp(o->parent, w.mnt, ml) ||
+		size_t ml = strlen(w->mnt);
+		if (o->parent[0] != '/' || strncmp(o->parent, w->mnt, ml) ||
 		    (o->parent[ml] != '/' && o->parent[ml] != '\0')) {
 			nsb_error_setx(e, -EINVAL, NSB_STAGE_CGROUP,
 				       "--cgroup-parent '%s' is not inside the cgroup2 mount '%s'",
-				       o->parent, w.mnt);
-			return nsb_error_hint(e, "give an absolute path below '%s'", w.mnt);
+				       o->parent, w->mnt);
+			return nsb_error_hint(e, "give an absolute path below '%s'", w->mnt);
 		}
 		r = check_parent(o, o->parent, names, e);
 		if (r < 0)
@@ -201,18 +207,18 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		return 0;
 	}
 
-	r = check_parent(o, w.own, names, e);
-	if (r == 0 || !strcmp(w.own, w.mnt)) {
+	r = check_parent(o, w->own, names, e);
+	if (r == 0 || !strcmp(w->own, w->mnt)) {
 		if (r == 0)
-			snprintf(ret_parent, size, "%s", w.own);
+			snprintf(ret_parent, size, "%s", w->own);
 		return r;
 	}
 	/* Own cgroup is not usable, typically a leaf with processes (every
 	 * systemd scope is one): try beside it. */
 	char up[PATH_MAX];
-	snprintf(up, sizeof(up), "%s", w.own);
+	snprintf(up, sizeof(up), "%s", w->own);
 	nsb_cgroup_dirname(up);
-	if (strncmp(up, w.mnt, strlen(w.mnt)))
+	if (strncmp(up, w->mnt, strlen(w->mnt)))
 		return r;
 	struct nsb_error e2 = {0};
 	r = check_parent(o, up, names, &e2);

@@ -28,7 +28,7 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 	 * megabytes would fault in pages most runs never touch. */
 	run->cfg = cfg;
 	nsb_result_init(&run->res);
-	run->cg = (struct nsb_cgroup)NSB_CGROUP_INIT;
+	nsb_cgroup_reset(&run->cg);
 	run->sb = (struct nsb_sandbox){.pid = -1,
 				       .pidfd = -1,
 				       .err_rd = -1,
@@ -169,7 +169,7 @@ int nsb_run_export_only(struct nsb_run *run)
  */
 static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *why)
 {
-	struct nsb_cgroup_opts cgo = {.parent = run->cfg->cgroup_parent};
+	struct nsb_cgroup_opts cgo = {.parent = run->cfg->cgroup_parent, .where = &run->cg_where};
 	const char *need[] = {"pids", NULL};
 	struct nsb_error pids_why = {0};
 	struct nsb_cgroup_place pids_place;
@@ -192,10 +192,11 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 {
 	const struct nsb_config *cfg = run->cfg;
 	struct nsb_limits_host *h = &run->lim_host;
-	struct nsb_cgroup_opts cgo = {.parent = cfg->cgroup_parent, .clean_stale = true};
+	struct nsb_cgroup_opts cgo = {
+		.parent = cfg->cgroup_parent, .where = &run->cg_where, .clean_stale = true};
 	const char *need[4];
 	size_t n = 0;
-	struct nsb_error why = {0}, pids_why = {0};
+	struct nsb_error why = {0};
 	bool cg_ok, asked_pids = cfg->pids && cfg->pids != NSB_PIDS_UNLIMITED;
 	struct rlimit nproc;
 	int r;
@@ -227,7 +228,8 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 		need[n++] = "pids";
 		need[n] = NULL;
 		struct nsb_cgroup_place with_pids;
-		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &with_pids, &pids_why) == 0;
+		/* No error asked: nothing says why, so none is explained. */
+		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &with_pids, NULL) == 0;
 		if (h->cgroup_pids)
 			run->cg_place = with_pids;
 	}

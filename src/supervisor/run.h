@@ -40,6 +40,7 @@ struct nsb_run {
 	/* execute */
 	struct nsb_stdio stdio;
 	struct nsb_cgroup_place cg_place; /* where the cgroup goes, decided once */
+	struct nsb_cgroup_where cg_where; /* the cgroup2 mount and own cgroup, read once */
 	struct nsb_cgroup cg;
 	struct nsb_sandbox sb;
 	struct nsb_captured cap_out, cap_err;

@@ -276,9 +276,9 @@ static int open_channels(const struct nsb_stdio *stdio, struct channels *ch, str
 	return 0;
 }
 
-/* In the clone: keep the sandbox's ends and become init. */
+/* In the clone: become init with the sandbox's ends. */
 _noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_stdio *stdio,
-				  struct channels *ch)
+				  const struct channels *ch)
 {
 	struct nsb_init_args a = {
 		.plan = plan,
@@ -291,13 +291,8 @@ _noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_
 		.pty_wr = ch->pty[1],
 		.stdio = stdio,
 	};
-	close(ch->sync[1]);
-	close(ch->err[0]);
-	close(ch->status[0]);
-	nsb_closep(&ch->out[0]);
-	nsb_closep(&ch->errout[0]);
-	nsb_closep(&ch->in[1]);
-	nsb_closep(&ch->pty[0]);
+	/* The supervisor's ends go with every other descriptor init does not
+	 * keep: nsb_init_main closes them all first (close_range). */
 	nsb_init_main(&a);
 }
 

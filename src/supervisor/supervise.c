@@ -238,10 +238,12 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "create signalfd");
-	v->buf = malloc(NSB_PUMP_BUF);
-	v->in.buf = malloc(NSB_PUMP_BUF);
-	if (!v->buf || !v->in.buf)
+	/* One allocation for both (one mmap and one munmap; pages that
+	 * splice never needs are never touched).  v->buf owns it. */
+	v->buf = malloc(2 * (size_t)NSB_PUMP_BUF);
+	if (!v->buf)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_SUPERVISE, "allocate the stdio buffers");
+	v->in.buf = v->buf + NSB_PUMP_BUF;
 	if (v->o->timeout_ms) {
 		v->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 		if (v->tfd < 0 || arm(v->tfd, v->o->timeout_ms) < 0)
@@ -408,7 +410,6 @@ static int sv_abort(struct sv *v, int r)
 	nsb_closep(&v->sfd);
 	nsb_closep(&v->tfd);
 	free(v->buf);
-	free(v->in.buf);
 	return r;
 }
 
@@ -436,7 +437,6 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	nsb_closep(&v.sfd);
 	nsb_closep(&v.tfd);
 	free(v.buf);
-	free(v.in.buf);
 
 	if (v.got == sizeof(v.child_err)) {
 		f.setup_error = &v.child_err;
