@@ -43,7 +43,7 @@ struct nsb_bpf {
 	 * Its program depends on the caller's uid and gid, so it is built by
 	 * nsb_seccomp_bind_ids(), kept apart from the profile's program (the
 	 * sha256 and --seccomp-export cover the profile's program only) and
-	 * installed just before it.
+	 * installed just before it, or in front of it as one program (joined).
 	 */
 	char ids_action[NSB_SECCOMP_ACTION_MAX];
 	struct nsb_action ids_act;
