@@ -46,9 +46,9 @@ static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind
 	size_t src_len = src ? strlen(src) : 0, dest_len = strlen(dest);
 	char *s;
 
-	/* plan_mounts sized ops for every entry it adds; the cap is the
-	 * documented one. */
-	if (p->n_ops >= NSB_MAX_OPS)
+	/* plan_mounts sized ops for every entry it adds, within the
+	 * documented cap. */
+	if (p->n_ops >= p->ops_room)
 		return nsb_error_setx(e, -E2BIG, NSB_STAGE_PLAN,
 				      "too many mounts in the plan (at most %d)", NSB_MAX_OPS);
 	if (src_len > NSB_MAX_PATH)
@@ -473,6 +473,7 @@ static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, st
 	p->ops = calloc(cap, sizeof(*p->ops));
 	if (!p->ops)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the mounts");
+	p->ops_room = cap;
 	r = plan_system_view(p, e);
 	if (r < 0)
 		return r;
@@ -548,6 +549,7 @@ void nsb_plan_free(struct nsb_plan *p)
 	free(p->ops);
 	p->ops = NULL;
 	p->n_ops = 0;
+	p->ops_room = 0;
 	for (size_t i = 0; i < p->n_envp; i++)
 		free(p->envp[i]);
 	p->n_envp = 0;

@@ -62,6 +62,7 @@ struct nsb_facts {
 struct nsb_plan {
 	struct nsb_mount_op *ops; /* owned, n_ops of them, allocated to size */
 	size_t n_ops;
+	size_t ops_room; /* entries allocated (nsb_plan_build's own bound) */
 
 	char *envp[NSB_MAX_ENVP + 1]; /* owned, NULL-terminated */
 	size_t n_envp;
