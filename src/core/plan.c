@@ -36,27 +36,39 @@ static const char *const etc_entries[] = {
 	"/etc/os-release",
 };
 
+/* /usr, the links, /etc, /proc, /dev and /tmp (plan_system_view). */
+#define N_SYSTEM_OPS (1 + ARRAY_SIZE(sys_links) + ARRAY_SIZE(etc_entries) + 3)
+
 static int add_op(struct nsb_plan *p, struct nsb_error *e, enum nsb_op_kind kind, const char *src,
 		  const char *dest, bool ro, bool optional)
 {
 	struct nsb_mount_op *op;
+	size_t src_len = src ? strlen(src) : 0, dest_len = strlen(dest);
+	char *s;
 
-	if (p->n_ops >= NSB_MAX_OPS)
+	/* plan_mounts sized ops for every entry it adds, within the
+	 * documented cap. */
+	if (p->n_ops >= p->ops_room)
 		return nsb_error_setx(e, -E2BIG, NSB_STAGE_PLAN,
 				      "too many mounts in the plan (at most %d)", NSB_MAX_OPS);
-	op = &p->ops[p->n_ops];
-	memset(op, 0, sizeof(*op));
-	op->kind = kind;
-	if (src && nsb_snprintf(op->src, sizeof(op->src), "%s", src) < 0)
+	if (src_len > NSB_MAX_PATH)
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PLAN, "path '%s' is too long",
 				      src);
-	if (nsb_snprintf(op->dest, sizeof(op->dest), "%s", dest) < 0)
+	if (dest_len > NSB_MAX_PATH)
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PLAN, "path '%s' is too long",
 				      dest);
-	op->readonly = ro;
-	op->optional = optional;
-	op->argv_index = -1;
-	p->n_ops++;
+	s = malloc(src_len + 1 + dest_len + 1);
+	if (!s)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the mounts");
+	memcpy(s, src ? src : "", src_len + 1);
+	memcpy(s + src_len + 1, dest, dest_len + 1);
+	op = &p->ops[p->n_ops++];
+	*op = (struct nsb_mount_op){.kind = kind,
+				    .src = s,
+				    .dest = s + src_len + 1,
+				    .readonly = ro,
+				    .optional = optional,
+				    .argv_index = -1};
 	return 0;
 }
 
@@ -177,7 +189,7 @@ static int copy_argv(const struct nsb_config *c, struct nsb_plan *p, struct nsb_
  * Stable sort of user mounts by destination depth, parents first, in time
  * linear in n (thousands of binds): a counting sort of the indices by depth
  * (at most NSB_MAX_PATH / 2), then the permutation applied in place cycle by
- * cycle, each operation (8 KiB) moved once.  -ENOMEM when the indices cannot
+ * cycle, each operation moved once.  -ENOMEM when the indices cannot
  * be allocated.
  */
 static int sort_user_ops(struct nsb_mount_op *ops, size_t n)
@@ -451,9 +463,17 @@ static int check_destinations(const struct nsb_plan *p, size_t first_user, struc
 static int plan_mounts(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
 		       struct nsb_error *e)
 {
+	/* Every op this adds, known now: the ops are allocated once, to size. */
+	size_t cap = N_SYSTEM_OPS + 1 + c->n_mounts;
 	size_t first_user;
 	int r;
 
+	if (cap > NSB_MAX_OPS)
+		cap = NSB_MAX_OPS;
+	p->ops = calloc(cap, sizeof(*p->ops));
+	if (!p->ops)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the mounts");
+	p->ops_room = cap;
 	r = plan_system_view(p, e);
 	if (r < 0)
 		return r;
@@ -484,20 +504,17 @@ static int plan_build_into(const struct nsb_config *c, const struct nsb_facts *f
 		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN, "no command to plan for");
 	plan_scalars(c, f, p);
 	r = plan_project(c, f, p, e);
-	if (r < 0)
-		return r;
-	r = plan_mounts(c, f, p, e);
-	if (r < 0)
-		return r;
-
-	if (c->chdir)
-		snprintf(p->cwd, sizeof(p->cwd), "%s", c->chdir);
-	else if (p->project[0])
-		snprintf(p->cwd, sizeof(p->cwd), "%s", p->project);
-	else
-		snprintf(p->cwd, sizeof(p->cwd), "/");
-
-	r = build_env(c, f, p, e);
+	if (r >= 0)
+		r = plan_mounts(c, f, p, e);
+	if (r >= 0) {
+		if (c->chdir)
+			snprintf(p->cwd, sizeof(p->cwd), "%s", c->chdir);
+		else if (p->project[0])
+			snprintf(p->cwd, sizeof(p->cwd), "%s", p->project);
+		else
+			snprintf(p->cwd, sizeof(p->cwd), "/");
+		r = build_env(c, f, p, e);
+	}
 	if (r >= 0)
 		r = copy_argv(c, p, e);
 	if (r < 0) {
@@ -511,31 +528,28 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 		   struct nsb_error *e)
 {
 	/* Built aside and copied only on success, so a failure leaves *ret as
-	 * it was.  calloc: at this size a fresh zeroed mapping, whose pages
-	 * are only touched where the plan writes; and only what the plan
-	 * holds is copied (the ops in use, then every member after the
-	 * array), so the 1.4 MB of unused entries are never touched: the
-	 * entries of *ret past n_ops are unspecified. */
+	 * it was.  The plan itself is small (its tables are allocated to
+	 * size), but it holds two paths: on the heap, not the stack. */
 	_cleanup_free_ struct nsb_plan *p = calloc(1, sizeof(*p));
-	const size_t tail = offsetof(struct nsb_plan, n_ops);
 	int r;
 
-	_Static_assert(offsetof(struct nsb_plan, ops) == 0 &&
-			       offsetof(struct nsb_plan, n_ops) == sizeof(p->ops),
-		       "the plan opens with its ops array, then n_ops");
 	if (!p)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the sandbox");
 	r = plan_build_into(c, f, p, e);
 	if (r < 0)
 		return r;
-	/* The owned envp strings and argv move with the copy. */
-	memcpy(ret->ops, p->ops, p->n_ops * sizeof(p->ops[0]));
-	memcpy((char *)ret + tail, (const char *)p + tail, sizeof(*p) - tail);
+	*ret = *p; /* the owned ops, envp strings and argv move with the copy */
 	return 0;
 }
 
 void nsb_plan_free(struct nsb_plan *p)
 {
+	for (size_t i = 0; i < p->n_ops; i++)
+		free(p->ops[i].src); /* dest shares the allocation */
+	free(p->ops);
+	p->ops = NULL;
+	p->n_ops = 0;
+	p->ops_room = 0;
 	for (size_t i = 0; i < p->n_envp; i++)
 		free(p->envp[i]);
 	p->n_envp = 0;

@@ -32,8 +32,10 @@ enum nsb_op_kind {
 
 struct nsb_mount_op {
 	enum nsb_op_kind kind;
-	char src[NSB_MAX_PATH + 1];  /* host path (real path for user binds) */
-	char dest[NSB_MAX_PATH + 1]; /* clean absolute path inside */
+	/* Both in one allocation the plan owns (src first): an op is a few
+	 * dozen bytes, so thousands of binds cost what they hold. */
+	char *src;  /* host path (real path for user binds); "" for none */
+	char *dest; /* clean absolute path inside */
 	bool readonly;
 	bool optional; /* system entry: skipped when the host lacks it */
 	bool user;     /* from --ro/--rw/--tmpfs/--project */
@@ -58,8 +60,9 @@ struct nsb_facts {
 };
 
 struct nsb_plan {
-	struct nsb_mount_op ops[NSB_MAX_OPS];
+	struct nsb_mount_op *ops; /* owned, n_ops of them, allocated to size */
 	size_t n_ops;
+	size_t ops_room; /* entries allocated (nsb_plan_build's own bound) */
 
 	char *envp[NSB_MAX_ENVP + 1]; /* owned, NULL-terminated */
 	size_t n_envp;
@@ -88,12 +91,14 @@ struct nsb_plan {
 
 /*
  * Build the plan into *ret, which is written only on success (free it with
- * nsb_plan_free; entries of ops past n_ops are unspecified).  Pure: only reads c and f.  Errors (stage "plan"): the
+ * nsb_plan_free).  Pure: only reads c and f.  Errors (stage "plan"): the
  * project root is / or $HOME, a destination is used twice, an --env NAME is
  * not set in the caller's environment, too many entries.
  */
 int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
 		   struct nsb_error *e);
 
-/* Free what nsb_plan_build allocated (the environment strings, the command). */
+/* Free what nsb_plan_build allocated (the ops and their paths, the
+ * environment strings, the command); a zeroed plan is fine, and so is a
+ * second call. */
 void nsb_plan_free(struct nsb_plan *p);

@@ -38,7 +38,7 @@ struct prepared {
 	bool skip;   /* optional entry absent on the host */
 	bool is_dir;
 	bool is_link;
-	char link[NSB_MAX_PATH + 1];
+	char *link; /* the link's target, owned (init's heap stays small) */
 };
 
 struct mount_ctx {
@@ -152,10 +152,13 @@ static int prepare_syslink(const struct nsb_mount_op *op, struct prepared *pr, s
 		return mount_err(e, nsb_negerrno(), "inspect", op->src);
 	}
 	if (S_ISLNK(st.st_mode)) {
-		ssize_t n = readlink(op->src, pr->link, sizeof(pr->link) - 1);
+		char link[NSB_MAX_PATH + 1];
+		ssize_t n = readlink(op->src, link, sizeof(link) - 1);
 		if (n < 0)
 			return mount_err(e, nsb_negerrno(), "read link", op->src);
-		pr->link[n] = '\0';
+		pr->link = strndup(link, (size_t)n);
+		if (!pr->link)
+			return mount_err(e, -ENOMEM, "read link", op->src);
 		pr->is_link = true;
 	}
 	return 0;
@@ -559,6 +562,8 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	r = 0;
 out:
 	close_held(&c);
+	for (size_t i = 0; i < plan->n_ops; i++)
+		free(c.prep[i].link);
 	free(c.prep);
 	return r;
 }

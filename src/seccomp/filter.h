@@ -43,13 +43,21 @@ struct nsb_bpf {
 	 * Its program depends on the caller's uid and gid, so it is built by
 	 * nsb_seccomp_bind_ids(), kept apart from the profile's program (the
 	 * sha256 and --seccomp-export cover the profile's program only) and
-	 * installed just before it.
+	 * installed just before it, or in front of it as one program (joined).
 	 */
 	char ids_action[NSB_SECCOMP_ACTION_MAX];
 	struct nsb_action ids_act;
 	struct sock_filter *ids; /* owned; NULL until bound */
 	size_t n_ids;
+	/* ids followed by the profile's program, as one (nsb_seccomp_join);
+	 * NULL when the two must stay apart.  Installed instead of both. */
+	struct sock_filter *joined;
+	size_t n_joined;
 };
+
+/* The native arch's AUDIT_ARCH_ value (seccomp_arch_native(), without
+ * calling libseccomp where it is known at build time). */
+uint32_t nsb_seccomp_arch(void);
 
 /* Compile a parsed profile for the native architecture into ret (which the
  * caller releases with nsb_bpf_free).  profile/path are left empty. */
@@ -70,14 +78,26 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 int nsb_seccomp_ids_build(uint32_t uid, uint32_t gid, const struct nsb_action *action,
 			  struct sock_filter *buf, size_t size, size_t *ret_n);
 
-/* Build b's unmapped-ids program for the ids the sandbox maps (a no-op when
- * the profile has no unmapped-ids directive, or for none). */
+/*
+ * The unmapped-ids program for uid/gid and the profile's program insns[n] as
+ * one program that answers every call exactly as the two installed one after
+ * the other would (the more severe answer, the profile's on a tie), into a
+ * new *ret.  Possible only when the profile answers each id call by its
+ * number alone: -EAGAIN otherwise; -E2BIG when too long, -ENOMEM.  Pure.
+ */
+int nsb_seccomp_join(const struct sock_filter *insns, size_t n, uint32_t uid, uint32_t gid,
+		     const struct nsb_action *action, struct sock_filter **ret, size_t *ret_n);
+
+/* Build b's unmapped-ids program for the ids the sandbox maps, and the
+ * joined program when it can be (a no-op when the profile has no
+ * unmapped-ids directive, or for none). */
 int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct nsb_error *e);
 
 /*
  * Install the compiled program in the calling thread (no_new_privs or
  * CAP_SYS_ADMIN required by the kernel), preceded by the unmapped-ids program
- * when the profile asks for one (-EINVAL if it was never bound).  Allocates
+ * when the profile asks for one (-EINVAL if it was never bound): the joined
+ * program when there is one, else the two.  Allocates
  * nothing: safe between fork and execve.  A none bpf installs nothing and
  * returns 0.
  */

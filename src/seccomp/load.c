@@ -33,7 +33,7 @@ static int load_builtin(const char *name, struct nsb_bpf *ret, struct nsb_error 
 	const struct nsb_builtin_profile *bp = nsb_builtin_profile(name);
 	struct nsb_bpf b = {0};
 
-	if (!bp || !bp->insns || bp->arch != seccomp_arch_native())
+	if (!bp || !bp->insns || bp->arch != nsb_seccomp_arch())
 		return 0;
 	/* A copy, so that the bpf owns its program whatever its source. */
 	b.insns = malloc(bp->n_insns * sizeof(*b.insns));

@@ -310,23 +310,36 @@ static void warn_fallbacks(const struct nsb_run *run)
  * and in the record.  (An unprivileged caller is judged by the same bits
  * outside, so nothing is new to it.)
  */
+static bool is_user_rw_bind(const struct nsb_mount_op *op)
+{
+	return op->user && op->kind == NSB_OP_BIND && !op->readonly;
+}
+
 static void warn_unwritable_binds(struct nsb_run *run)
 {
 	struct nsb_result *res = &run->res;
-	gid_t groups[NGROUPS_MAX];
+	/* Sized by the kernel, on the heap: NGROUPS_MAX on the stack is 256
+	 * KiB, every page of it probed (-fstack-clash-protection) and so
+	 * resident in the supervisor and init. */
+	_cleanup_free_ gid_t *groups = NULL;
 	int n_groups;
+	size_t first = 0;
 
-	if (run->facts.uid != 0)
+	while (first < run->plan.n_ops && !is_user_rw_bind(&run->plan.ops[first]))
+		first++;
+	if (run->facts.uid != 0 || first == run->plan.n_ops)
 		return;
-	n_groups = getgroups(ARRAY_SIZE(groups), groups);
-	if (n_groups < 0)
+	n_groups = getgroups(0, NULL);
+	if (n_groups > 0 && (groups = calloc((size_t)n_groups, sizeof(*groups))))
+		n_groups = getgroups(n_groups, groups);
+	if (n_groups < 0 || !groups)
 		n_groups = 0;
-	for (size_t i = 0; i < run->plan.n_ops; i++) {
+	for (size_t i = first; i < run->plan.n_ops; i++) {
 		const struct nsb_mount_op *op = &run->plan.ops[i];
 		char msg[NSB_ERR_MESSAGE_MAX], owner[64];
 		struct stat st;
 
-		if (!op->user || op->kind != NSB_OP_BIND || op->readonly || stat(op->src, &st) < 0)
+		if (!is_user_rw_bind(op) || stat(op->src, &st) < 0)
 			continue;
 		struct nsb_dac_inode ino = {.uid = st.st_uid, .gid = st.st_gid, .mode = st.st_mode};
 		/* Creating an entry in a directory takes write and search. */

@@ -955,3 +955,153 @@ Test(seccomp_kernel, install_refuses_an_empty_program)
 	cr_expect(eq(int, nsb_seccomp_install(&b, &e), -EINVAL));
 	EXPECT_STREQ(e.message, "no compiled seccomp program to install");
 }
+
+/* ---- the unmapped-ids filter joined to the profile's ------------------- */
+
+/* What the kernel answers with two filters: the lower action (as a signed
+ * number) wins, and on a tie the filter installed last (the profile). */
+static uint32_t two_filters(uint32_t ids, uint32_t profile)
+{
+	return (int32_t)(ids & SECCOMP_RET_ACTION_FULL) <
+			       (int32_t)(profile & SECCOMP_RET_ACTION_FULL)
+		       ? ids
+		       : profile;
+}
+
+/* Every call of interest, with ids around uid 1000 / gid 2000: the joined
+ * program answers each as the two programs would. */
+static void expect_joined_equivalent(const char *name)
+{
+	struct nsb_bpf b = load(name);
+	struct sock_filter ids[NSB_SECCOMP_IDS_INSNS], *joined = NULL;
+	size_t n_ids = 0, n_joined = 0;
+	static const uint64_t vals[] = {1000, 2000, 1001, 2001, 0, M1, HI | 1000, HI | 7};
+	static const uint32_t arches[] = {X86_64, AUDIT_ARCH_I386};
+	size_t checked = 0;
+
+	cr_assert(eq(int,
+		     nsb_seccomp_ids_build(1000, 2000, &b.ids_act, ids, ARRAY_SIZE(ids), &n_ids),
+		     0));
+	cr_assert(
+		eq(int,
+		   nsb_seccomp_join(b.insns, b.n_insns, 1000, 2000, &b.ids_act, &joined, &n_joined),
+		   0),
+		"%s", name);
+	cr_expect(eq(sz, n_joined, n_ids - 1 + b.n_insns)); /* the head's last allow goes */
+	for (size_t a = 0; a < ARRAY_SIZE(arches); a++)
+		for (int nr = 0; nr < 480; nr++)
+			for (size_t i = 0; i < ARRAY_SIZE(vals); i++)
+				for (size_t j = 0; j < ARRAY_SIZE(vals); j++) {
+					uint64_t args[6] = {vals[i], vals[j],	 vals[(i + j) % 8],
+							    vals[j], F_SETLEASE, 0};
+					uint32_t want = two_filters(
+						run_prog(ids, n_ids, arches[a], nr, args),
+						run_prog(b.insns, b.n_insns, arches[a], nr, args));
+					uint32_t got =
+						run_prog(joined, n_joined, arches[a], nr, args);
+					if (got != want)
+						cr_fail("%s: arch %#x nr %d args %#llx %#llx: %#x, two filters %#x",
+							name, arches[a], nr,
+							(unsigned long long)vals[i],
+							(unsigned long long)vals[j], got, want);
+					checked++;
+				}
+	/* x32 numbers and fcntl on its own: the profile's answers pass through. */
+	uint64_t lease[6] = {3, F_SETLEASE}, getfd[6] = {3, F_GETFD};
+	cr_expect(eq(u32, run_prog(joined, n_joined, X86_64, SYS_fcntl, lease),
+		     run_prog(b.insns, b.n_insns, X86_64, SYS_fcntl, lease)));
+	cr_expect(eq(u32, run_prog(joined, n_joined, X86_64, SYS_fcntl, getfd),
+		     run_prog(b.insns, b.n_insns, X86_64, SYS_fcntl, getfd)));
+	cr_expect(eq(u32, run_prog(joined, n_joined, X86_64, 0x40000000 | SYS_setuid, NULL),
+		     run_prog(b.insns, b.n_insns, X86_64, 0x40000000 | SYS_setuid, NULL)));
+	cr_expect(gt(sz, checked, 0));
+	free(joined);
+	nsb_bpf_free(&b);
+}
+
+Test(seccomp_join, the_joined_program_answers_as_the_two_filters)
+{
+	expect_joined_equivalent("default");
+	expect_joined_equivalent("strict");
+	/* Profiles with their own answers to the id calls: kill beats the
+	 * refusal, a trap too, and on two errnos the profile's stays. */
+	expect_joined_equivalent(NSB_SRCDIR "/tests/unit/fixtures/profiles/ids-join.profile");
+	expect_joined_equivalent(NSB_SRCDIR "/tests/unit/fixtures/profiles/ids-kill.profile");
+}
+
+Test(seccomp_join, the_join_names_the_stronger_answer)
+{
+	struct nsb_bpf b = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/ids-join.profile");
+	uint64_t other[6] = {0, 7, 7}, own[6] = {0, M1, M1};
+	uint64_t setuid_other[6] = {7};
+
+	cr_assert(b.joined != NULL);
+	uid_t uid = getuid();
+	if (uid == 7)
+		cr_skip_test("the test's foreign id is the caller's");
+	/* chown: errno EACCES (the profile's) either way */
+	cr_expect(eq(u32, run_prog(b.joined, b.n_joined, X86_64, SYS_chown, other), ERRNO(EACCES)));
+	cr_expect(eq(u32, run_prog(b.joined, b.n_joined, X86_64, SYS_chown, own), ERRNO(EACCES)));
+	/* setuid: the profile kills, whatever the id */
+	cr_expect(eq(u32, run_prog(b.joined, b.n_joined, X86_64, SYS_setuid, setuid_other),
+		     SECCOMP_RET_KILL_PROCESS));
+	/* lchown: only the ids refuse */
+	cr_expect(eq(u32, run_prog(b.joined, b.n_joined, X86_64, SYS_lchown, other), ERRNO(EPERM)));
+	cr_expect(eq(u32, run_prog(b.joined, b.n_joined, X86_64, SYS_lchown, own), ALLOW));
+	nsb_bpf_free(&b);
+	cr_expect(b.joined == NULL);
+}
+
+Test(seccomp_join, a_profile_judging_an_id_call_by_argument_keeps_two_filters)
+{
+	struct nsb_bpf b = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/ids-by-arg.profile");
+	struct sock_filter *joined = NULL;
+	size_t n = 0;
+
+	cr_expect(eq(int, nsb_seccomp_join(b.insns, b.n_insns, 1, 1, &b.ids_act, &joined, &n),
+		     -EAGAIN));
+	cr_expect(joined == NULL);
+	cr_expect(b.joined == NULL);
+	cr_expect(b.ids != NULL);
+	nsb_bpf_free(&b);
+}
+
+/* Seccomp_filters in /proc/self/status after installing b in a child. */
+static int filters_installed(const struct nsb_bpf *b)
+{
+	int fds[2];
+	cr_assert(pipe(fds) == 0);
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		struct nsb_error e = {0};
+		char line[256];
+		int n = -1;
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || nsb_seccomp_install(b, &e) < 0)
+			_exit(121);
+		FILE *f = fopen("/proc/self/status", "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "Seccomp_filters: %d", &n) == 1)
+				break;
+		if (write(fds[1], &n, sizeof(n)) != sizeof(n))
+			_exit(122);
+		_exit(0);
+	}
+	close(fds[1]);
+	int n = -2;
+	cr_expect(eq(long, read(fds[0], &n, sizeof(n)), (long)sizeof(n)));
+	close(fds[0]);
+	cr_expect(eq(int, wait_child(pid), 0));
+	return n;
+}
+
+Test(seccomp_join, one_filter_is_installed_when_joined_two_otherwise)
+{
+	struct nsb_bpf d = load("default"),
+		       a = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/ids-by-arg.profile");
+
+	cr_expect(eq(int, filters_installed(&d), 1));
+	cr_expect(eq(int, filters_installed(&a), 2));
+	nsb_bpf_free(&d);
+	nsb_bpf_free(&a);
+}
