@@ -27,16 +27,25 @@ static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urand
  * read-only directory), what the OCI runtimes mask and more.  Whatever the
  * host kernel lacks is skipped: it has nothing there to leak.
  */
-static const char *const proc_masked[] = {
-	"kcore",	"keys",		 "key-users",  "timer_list", "sched_debug",
-	"slabinfo",	"vmallocinfo",	 "kpageflags", "kpagecount", "kpagecgroup",
-	"pagetypeinfo", "latency_stats", "config.gz",  "acpi",	     "scsi",
+static const struct {
+	const char *name;
+	bool dir; /* its type on every kernel seen; another is found by the mount */
+} proc_masked[] = {
+	{"kcore", false},	{"keys", false},	 {"key-users", false},
+	{"timer_list", false},	{"sched_debug", false},	 {"slabinfo", false},
+	{"vmallocinfo", false}, {"kpageflags", false},	 {"kpagecount", false},
+	{"kpagecgroup", false}, {"pagetypeinfo", false}, {"latency_stats", false},
+	{"config.gz", false},	{"acpi", true},		 {"scsi", true},
 };
 
+/* Descriptors whose close waits for the next batch (close_runs). */
+#define DEFER_MAX 64
+
 struct prepared {
-	int tree_fd; /* detached clone of the source, or -1 */
-	bool skip;   /* optional entry absent on the host */
-	bool is_dir;
+	int tree_fd;	   /* detached clone of the source, or -1 */
+	bool skip;	   /* optional entry absent on the host */
+	bool is_dir;	   /* the source's type: the plan's expectation until checked */
+	bool type_checked; /* is_dir comes from fstat of the clone */
 	bool is_link;
 	char *link; /* the link's target, owned (init's heap stays small) */
 };
@@ -48,7 +57,55 @@ struct mount_ctx {
 	int mask_fd;		   /* read-only tmpfs holding "file" and "dir", both empty */
 	int root_fd;		   /* the new root's mount */
 	struct nsb_dest_walk walk; /* finds the mount points beneath root_fd */
+	/* The leading read-only binds: made read-only, nosuid and nodev by one
+	 * recursive call on the root once all are attached, not one each. */
+	size_t ro_prefix;
+	int defer[DEFER_MAX];
+	size_t n_defer;
 };
+
+static int cmp_fd(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Close fds[0..k) (-1 entries are skipped): they were opened one after
+ * another, so most are consecutive and one close_range closes each run of
+ * them, where closing them one by one costs a call each.
+ */
+static void close_runs(int *fds, size_t k)
+{
+	qsort(fds, k, sizeof(*fds), cmp_fd);
+	for (size_t i = 0; i < k;) {
+		size_t j = i;
+		while (j + 1 < k && fds[j + 1] == fds[j] + 1)
+			j++;
+		/* close_range (Linux 5.9) predates the mount API nsbox needs. */
+		if (fds[i] >= 0 &&
+		    syscall(SYS_close_range, (unsigned)fds[i], (unsigned)fds[j], 0) < 0)
+			for (size_t m = i; m <= j; m++)
+				close(fds[m]);
+		i = j + 1;
+	}
+}
+
+static void flush_deferred(struct mount_ctx *c)
+{
+	close_runs(c->defer, c->n_defer);
+	c->n_defer = 0;
+}
+
+/* Close fd with the next batch: a mount point or an attached tree is not
+ * used again, and its number is not reused meanwhile. */
+static void defer_close(struct mount_ctx *c, int fd)
+{
+	if (fd < 0)
+		return;
+	if (c->n_defer == DEFER_MAX)
+		flush_deferred(c);
+	c->defer[c->n_defer++] = fd;
+}
 
 static int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
 {
@@ -63,16 +120,60 @@ static int mount_err(struct nsb_error *e, int r, const char *what, const char *p
 	return nsb_error_set(e, r, NSB_STAGE_MOUNT, "%s '%s'", what, path);
 }
 
+static int attach_at(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir, bool *created,
+		     struct nsb_error *e)
+{
+	int dfd = nsb_dest_open(&c->walk, dest, is_dir, created, e);
+	if (dfd < 0)
+		return dfd;
+	if (move_mount(tree_fd, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) <
+	    0) {
+		int r = nsb_negerrno();
+		close(dfd);
+		return mount_err(e, r, "attach mount at", dest);
+	}
+	defer_close(c, dfd);
+	nsb_dest_covered(&c->walk, dest);
+	return 0;
+}
+
 static int attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir,
 		  struct nsb_error *e)
 {
-	_cleanup_close_ int dfd = nsb_dest_open(&c->walk, dest, is_dir, e);
-	if (dfd < 0)
-		return dfd;
-	if (move_mount(tree_fd, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
-		return mount_err(e, nsb_negerrno(), "attach mount at", dest);
-	nsb_dest_covered(&c->walk, dest);
-	return 0;
+	return attach_at(c, tree_fd, dest, is_dir, NULL, e);
+}
+
+/*
+ * Attach a bind whose type is the plan's expectation, not yet checked: when
+ * that fails, the clone's real type decides.  If it differs, the mount point
+ * made for the expected type (when this call made it) is removed and the
+ * bind attached again for the real one; else the first error stands.
+ */
+static int attach_bind(struct mount_ctx *c, struct prepared *pr, const char *dest,
+		       struct nsb_error *e)
+{
+	bool created = false;
+	struct stat st;
+	int r = attach_at(c, pr->tree_fd, dest, pr->is_dir, &created, e);
+
+	if (r == 0 || pr->type_checked)
+		return r;
+	if (fstat(pr->tree_fd, &st) < 0 || S_ISDIR(st.st_mode) == pr->is_dir)
+		return r;
+	if (created) {
+		_cleanup_close_ int parent = -1;
+		const char *name = NULL;
+		r = nsb_dest_parent(c->root_fd, dest, &parent, &name, e);
+		if (r < 0)
+			return r;
+		// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
+		if (unlinkat(parent, name, pr->is_dir ? AT_REMOVEDIR : 0) < 0)
+			return mount_err(e, nsb_negerrno(), "remove mount point", dest);
+	}
+	nsb_error_clear(e);
+	pr->is_dir = S_ISDIR(st.st_mode);
+	pr->type_checked = true;
+	return attach(c, pr->tree_fd, dest, pr->is_dir, e);
 }
 
 /* A new, detached filesystem instance with the given options. */
@@ -112,28 +213,16 @@ static int new_tmpfs(uint64_t size, unsigned mode, unsigned attrs, const char *d
 	return new_fs("tmpfs", kv, attrs, dest, e);
 }
 
-/* Clone the host's device nodes (null, zero, ...) for the new /dev. */
+/* Clone the host's device nodes (null, zero, ...) for the new /dev (made
+ * read-only there, with /dev: setup_dev). */
 static int prepare_devices(struct mount_ctx *c, struct nsb_error *e)
 {
-	int r;
-
 	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
 		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 		if (c->dev_fds[i] < 0)
 			return mount_err(e, nsb_negerrno(), "bind device", path);
-		/*
-		 * These are the host's own inodes: read-only, so that their
-		 * mode, owner and times cannot change (chmod 000 /dev/null
-		 * would reach the host's).  Reading and writing a device on
-		 * a read-only mount still works; nodev is left off so that
-		 * it opens at all.
-		 */
-		r = set_attr(c->dev_fds[i], "", AT_EMPTY_PATH,
-			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
-		if (r < 0)
-			return mount_err(e, r, "make read-only", path);
 	}
 	return 0;
 }
@@ -161,6 +250,7 @@ static int prepare_syslink(const struct nsb_mount_op *op, struct prepared *pr, s
 			return mount_err(e, -ENOMEM, "read link", op->src);
 		pr->is_link = true;
 	}
+	pr->is_dir = S_ISDIR(st.st_mode);
 	return 0;
 }
 
@@ -173,7 +263,6 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 	for (size_t i = 0; i < p->n_ops; i++) {
 		const struct nsb_mount_op *op = &p->ops[i];
 		struct prepared *pr = &c->prep[i];
-		struct stat st;
 
 		if (op->kind != NSB_OP_BIND && op->kind != NSB_OP_SYSLINK)
 			continue;
@@ -201,9 +290,13 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 					e, "nsbox needs the new mount API (Linux 5.12 or later)");
 			return r;
 		}
-		if (fstat(pr->tree_fd, &st) < 0)
-			return mount_err(e, nsb_negerrno(), "stat", op->src);
-		pr->is_dir = S_ISDIR(st.st_mode);
+		/* Its type is the plan's (the supervisor's stat, or the
+		 * system view's table), checked by attach_bind when the mount
+		 * fails; a syslink's was seen by lstat. */
+		if (op->kind != NSB_OP_SYSLINK)
+			pr->is_dir = op->src_is_dir;
+		if (i < c->ro_prefix)
+			continue; /* made read-only with the root (ro_prefix) */
 
 		/* ...and one call makes every submount read-only, nosuid and
 		 * nodev: no mountinfo walk, no submount left writable. */
@@ -231,8 +324,9 @@ static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
 	_cleanup_close_ int file = -1;
 	int r;
 
-	c->mask_fd = new_tmpfs(4096, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-			       "/proc", e);
+	/* Never seen itself (only its two entries are): the defaults do. */
+	c->mask_fd = new_fs("tmpfs", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			    "/proc", e);
 	if (c->mask_fd < 0)
 		return c->mask_fd;
 	if (mkdirat(c->mask_fd, "dir", 0555) < 0)
@@ -252,56 +346,72 @@ static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
 }
 
 /*
- * Cover /proc/NAME with an empty read-only file or directory of its own
+ * Cover each /proc/NAME with an empty read-only file or directory of its own
  * type.  Reading it gives nothing, opening it for writing fails (mode 0444
  * or 0555 on a read-only mount), and the payload, holding no capability,
  * cannot unmount the cover; in a nested user namespace the kernel locks it
  * to the mounts beneath, and refuses a new procfs because of it.
+ *
+ * Each cover is a clone of the mask source's entry, which is read-only,
+ * nosuid, nodev and noexec already: the clone has its flags.  The move
+ * itself finds what this kernel has: ENOENT for an entry it lacks (the
+ * clone, still detached, serves the next one), ENOTDIR for one of the other
+ * type (the clone of the other type is tried).
  */
-static int mask_proc_entry(struct mount_ctx *c, int proc, const char *name, struct nsb_error *e)
+static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 {
-	_cleanup_close_ int t = -1;
-	struct stat st;
-	char path[64];
-	int r;
+	int t[2] = {-1, -1}; /* a detached clone of "file" and of "dir" */
+	int r = 0;
 
-	snprintf(path, sizeof(path), "/proc/%s", name);
-	if (fstatat(proc, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return mount_err(e, nsb_negerrno(), "inspect", path);
+	for (size_t i = 0; i < ARRAY_SIZE(proc_masked) && r == 0; i++) {
+		const char *name = proc_masked[i].name;
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%s", name);
+		for (int try = 0; try < 2; try++) {
+			int k = proc_masked[i].dir ^ try;
+			if (t[k] < 0)
+				t[k] = open_tree(c->mask_fd, k ? "dir" : "file",
+						 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+			if (t[k] < 0) {
+				r = mount_err(e, nsb_negerrno(), "mask", path);
+				break;
+			}
+			if (move_mount(t[k], "", proc, name, MOVE_MOUNT_F_EMPTY_PATH) == 0) {
+				defer_close(c, TAKE_FD(t[k]));
+				break;
+			}
+			if (errno == ENOENT)
+				break; /* not on this kernel: nothing to leak */
+			if (errno != ENOTDIR || try == 1) {
+				r = mount_err(e, nsb_negerrno(), "mask", path);
+				break;
+			}
+		}
 	}
-	t = open_tree(c->mask_fd, S_ISDIR(st.st_mode) ? "dir" : "file",
-		      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (t < 0)
-		return mount_err(e, nsb_negerrno(), "mask", path);
-	r = set_attr(t, "", AT_EMPTY_PATH,
-		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-	if (r < 0)
-		return mount_err(e, r, "mask", path);
-	if (move_mount(t, "", proc, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return mount_err(e, nsb_negerrno(), "mask", path);
-	return 0;
+	defer_close(c, t[0]);
+	defer_close(c, t[1]);
+	return r;
 }
 
 static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
 {
 	/* Writable or revealing parts of procfs: made read-only in place. */
 	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
-	_cleanup_close_ int proc =
-		new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-		       op->dest, e);
+	int proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			  op->dest, e);
 	int r;
 
 	if (proc < 0)
 		return proc;
+	defer_close(c, proc);
 	r = attach(c, proc, op->dest, true, e);
 	if (r < 0)
 		return r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ro_paths); i++) {
-		_cleanup_close_ int t = open_tree(
-			proc, ro_paths[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		int t = open_tree(proc, ro_paths[i],
+				  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/%s", ro_paths[i]);
@@ -310,6 +420,7 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 				continue; /* not every kernel has every entry */
 			return mount_err(e, nsb_negerrno(), "protect", path);
 		}
+		defer_close(c, t);
 		r = set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
 			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 				     MOUNT_ATTR_NOEXEC);
@@ -319,11 +430,18 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 			return mount_err(e, nsb_negerrno(), "make read-only", path);
 	}
 
-	for (size_t i = 0; i < ARRAY_SIZE(proc_masked); i++) {
-		r = mask_proc_entry(c, proc, proc_masked[i], e);
-		if (r < 0)
-			return r;
-	}
+	return mask_proc(c, proc, e);
+}
+
+/* Attach mnt at dev/name, made by setup_dev: /dev is a tmpfs of init's
+ * own, where nothing else runs, so the one name is a lookup that meets no
+ * link. */
+static int dev_attach(struct mount_ctx *c, int dev, int mnt, const char *name, struct nsb_error *e)
+{
+	if (move_mount(mnt, "", dev, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+				     "attach mount at '/dev/%s'", name);
+	defer_close(c, mnt);
 	return 0;
 }
 
@@ -335,48 +453,60 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 		{"ptmx", "pts/ptmx"},
 	};
 	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
-	_cleanup_close_ int dev = -1, pts = -1, shm = -1;
+	int dev, pts, shm;
 	int r;
 
 	dev = new_tmpfs(64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
 	if (dev < 0)
 		return dev;
+	defer_close(c, dev);
 	r = attach(c, dev, op->dest, true, e);
 	if (r < 0)
 		return r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		r = attach(c, c->dev_fds[i], path, false, e);
+		if (mknodat(dev, dev_nodes[i], S_IFREG | 0444, 0) < 0)
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+					     "create mount point '/dev/%s'", dev_nodes[i]);
+		r = dev_attach(c, dev, c->dev_fds[i], dev_nodes[i], e);
 		if (r < 0)
 			return r;
+		c->dev_fds[i] = -1; /* closed with the batch */
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
 		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
 					     "create link '/dev/%s'", links[i][0]);
+	if (mkdirat(dev, "pts", 0755) < 0 || mkdirat(dev, "shm", 0755) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+				     "create mount point in '/dev'");
+
+	/*
+	 * Nothing may be added to /dev once it is built, and the nodes are
+	 * the host's own inodes: read-only, so that their mode, owner and
+	 * times cannot change (chmod 000 /dev/null would reach the host's).
+	 * Reading and writing a device on a read-only mount still works;
+	 * nodev is left off so that it opens at all.  One recursive call
+	 * covers /dev and its nodes, before devpts and /dev/shm are stacked
+	 * on their directories (a mount point needs no write access).
+	 */
+	r = set_attr(dev, "", AT_EMPTY_PATH | AT_RECURSIVE,
+		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	if (r < 0)
+		return mount_err(e, r, "make read-only", "/dev");
 
 	/* A private devpts: the host's terminals are not reachable. */
 	pts = new_fs("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
 	if (pts < 0)
 		return pts;
-	r = attach(c, pts, "/dev/pts", true, e);
+	r = dev_attach(c, dev, pts, "pts", e);
 	if (r < 0)
 		return r;
 
 	shm = new_tmpfs(op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
 	if (shm < 0)
 		return shm;
-	r = attach(c, shm, "/dev/shm", true, e);
-	if (r < 0)
-		return r;
-
-	/* Nothing may be added to /dev once it is built. */
-	r = set_attr(dev, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
-	if (r < 0)
-		return mount_err(e, r, "make read-only", "/dev");
-	return 0;
+	return dev_attach(c, dev, shm, "shm", e);
 }
 
 static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
@@ -401,14 +531,15 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 				return mount_err(e, nsb_negerrno(), "create link", op->dest);
 			return 0;
 		}
-		return attach(c, pr->tree_fd, op->dest, pr->is_dir, e);
+		return attach_bind(c, pr, op->dest, e);
 	case NSB_OP_BIND:
-		return attach(c, pr->tree_fd, op->dest, pr->is_dir, e);
+		return attach_bind(c, pr, op->dest, e);
 	case NSB_OP_TMPFS: {
-		_cleanup_close_ int t = new_tmpfs(
-			op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
+		int t = new_tmpfs(op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+				  op->dest, e);
 		if (t < 0)
 			return t;
+		defer_close(c, t);
 		return attach(c, t, op->dest, true, e);
 	}
 	case NSB_OP_PROC:
@@ -451,24 +582,16 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 	return 0;
 }
 
-static int cmp_fd(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
-/*
- * Close every fd the mounts held (-1 entries are skipped): they were opened
- * one after another, so most are consecutive and one close_range closes each
- * run of them, where closing them one by one costs a call each.
- */
+/* Close every fd the mounts held (-1 entries are skipped), in runs. */
 static void close_held(struct mount_ctx *c)
 {
 	const size_t n_ops = c->plan->n_ops;
-	const size_t n = n_ops + ARRAY_SIZE(c->dev_fds) + 3;
+	const size_t n = n_ops + ARRAY_SIZE(c->dev_fds) + 3 + c->n_defer;
 	int *fds = malloc(n * sizeof(*fds));
 	size_t k = 0;
 
 	if (!fds) {
+		flush_deferred(c);
 		for (size_t i = 0; i < n_ops; i++)
 			nsb_closep(&c->prep[i].tree_fd);
 		for (size_t i = 0; i < ARRAY_SIZE(c->dev_fds); i++)
@@ -482,22 +605,46 @@ static void close_held(struct mount_ctx *c)
 		fds[k++] = TAKE_FD(c->prep[i].tree_fd);
 	for (size_t i = 0; i < ARRAY_SIZE(c->dev_fds); i++)
 		fds[k++] = TAKE_FD(c->dev_fds[i]);
+	for (size_t i = 0; i < c->n_defer; i++)
+		fds[k++] = c->defer[i];
+	c->n_defer = 0;
 	fds[k++] = TAKE_FD(c->mask_fd);
 	fds[k++] = TAKE_FD(c->walk.dir_fd);
 	fds[k++] = TAKE_FD(c->root_fd);
-	qsort(fds, k, sizeof(*fds), cmp_fd);
-	for (size_t i = 0; i < k;) {
-		size_t j = i;
-		while (j + 1 < k && fds[j + 1] == fds[j] + 1)
-			j++;
-		/* close_range (Linux 5.9) predates the mount API nsbox needs. */
-		if (fds[i] >= 0 &&
-		    syscall(SYS_close_range, (unsigned)fds[i], (unsigned)fds[j], 0) < 0)
-			for (size_t m = i; m <= j; m++)
-				close(fds[m]);
-		i = j + 1;
-	}
+	close_runs(fds, k);
 	free(fds);
+}
+
+/* The leading binds that are read-only (and so take the root's flags). */
+static size_t count_ro_prefix(const struct nsb_plan *p)
+{
+	size_t i = 0;
+
+	while (i < p->n_ops &&
+	       (p->ops[i].kind == NSB_OP_BIND || p->ops[i].kind == NSB_OP_SYSLINK) &&
+	       p->ops[i].readonly)
+		i++;
+	return i;
+}
+
+/*
+ * Every bind of the read-only prefix is attached: one recursive call makes
+ * them and every submount read-only, nosuid and nodev, and a second gives the
+ * root back its write access for the mount points still to come (switch_root
+ * takes it away for good).
+ */
+static int seal_ro_prefix(struct mount_ctx *c, struct nsb_error *e)
+{
+	struct mount_attr clr = {.attr_clr = MOUNT_ATTR_RDONLY};
+	int r = set_attr(c->root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+
+	if (r < 0)
+		return nsb_error_set(e, r, NSB_STAGE_MOUNT, "make the system view read-only");
+	if (mount_setattr(c->root_fd, "", AT_EMPTY_PATH, &clr, sizeof(clr)) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+				     "make the new root writable again");
+	return 0;
 }
 
 int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
@@ -511,6 +658,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_MOUNT, "plan the mounts");
 	for (size_t i = 0; i < plan->n_ops; i++)
 		c.prep[i].tree_fd = -1;
+	c.ro_prefix = count_ro_prefix(plan);
 	for (size_t i = 0; i < ARRAY_SIZE(c.dev_fds); i++)
 		c.dev_fds[i] = -1;
 
@@ -542,7 +690,17 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	}
 
 	for (size_t i = 0; i < plan->n_ops; i++) {
+		if (i == c.ro_prefix && i > 0) {
+			r = seal_ro_prefix(&c, e);
+			if (r < 0)
+				goto out;
+		}
 		r = apply_op(&c, i, e);
+		if (r < 0)
+			goto out;
+	}
+	if (c.ro_prefix == plan->n_ops && c.ro_prefix > 0) {
+		r = seal_ro_prefix(&c, e);
 		if (r < 0)
 			goto out;
 	}

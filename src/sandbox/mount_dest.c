@@ -33,39 +33,57 @@ static int openat_beneath(int dirfd, const char *path, int flags)
 	return fd < 0 ? nsb_negerrno() : (int)fd;
 }
 
-/* Open component comp under at (never through a symlink), creating it (a
- * directory, or an empty file for the last one of a file bind) when missing.
- * A file made here with O_EXCL is returned as it is, *created set: a regular
- * file, no link, the mount point itself (nothing to look up again). */
-static int open_or_create(int at, const char *comp, bool dir, bool *created, const char *dest,
-			  struct nsb_error *e)
+static int create_err(int r, const char *dest, struct nsb_error *e)
 {
-	int fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
-	int r;
+	nsb_error_set(e, r, NSB_STAGE_MOUNT, "create mount point '%s'", dest);
+	if (r == -EROFS)
+		nsb_error_hint(
+			e,
+			"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
+			dest);
+	return r;
+}
 
-	if (fd == -ENOENT) {
-		if (dir) {
-			r = mkdirat(at, comp, 0755);
-		} else {
-			r = openat(at, comp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
-				   0444);
-			if (r >= 0) {
-				*created = true;
-				return r;
-			}
+/*
+ * Open component comp under at (never through a symlink), creating it (a
+ * directory, or an empty file for the last one of a file bind) when missing.
+ * Creation is tried first, since in the new root nearly every component is
+ * new: mkdir and open with O_CREAT|O_EXCL never follow a symlink and fail
+ * with EEXIST on anything already there (before EROFS).  A file made here is
+ * returned as it is, *created set: a regular file, no link, the mount point
+ * itself (nothing to look up again).  A directory is then opened with
+ * O_DIRECTORY, which fails on anything else, a symlink included, so that
+ * only what is found otherwise is checked with fstat (*checked cleared).
+ */
+static int open_or_create(int at, const char *comp, bool dir, bool *created, bool *checked,
+			  const char *dest, struct nsb_error *e)
+{
+	int fd, r;
+
+	*checked = false;
+	if (dir) {
+		r = mkdirat(at, comp, 0755);
+		if (r < 0 && errno != EEXIST)
+			return create_err(nsb_negerrno(), dest, e);
+		*created = r == 0;
+		fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW | O_DIRECTORY);
+		if (fd >= 0) {
+			*checked = true;
+			return fd;
 		}
-		if (r < 0 && errno != EEXIST) {
-			r = nsb_negerrno();
-			nsb_error_set(e, r, NSB_STAGE_MOUNT, "create mount point '%s'", dest);
-			if (r == -EROFS)
-				nsb_error_hint(
-					e,
-					"'%s' lies inside a read-only bind; create it on the host first or choose another destination",
-					dest);
-			return r;
+		if (fd != -ENOTDIR)
+			return mount_err(e, fd, "open mount point", dest);
+	} else {
+		fd = openat(at, comp, O_CREAT | O_EXCL | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0444);
+		if (fd >= 0) {
+			*created = true;
+			return fd;
 		}
-		fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
+		if (errno != EEXIST)
+			return create_err(nsb_negerrno(), dest, e);
 	}
+	/* Something other than a directory, or a file already there. */
+	fd = openat_beneath(at, comp, O_PATH | O_NOFOLLOW);
 	if (fd == -ELOOP) {
 		nsb_error_setx(e, -ELOOP, NSB_STAGE_MOUNT,
 			       "mount point '%s' is or passes through a symbolic link", dest);
@@ -109,7 +127,7 @@ static int check_component(int fd, bool dir, const char *dest, struct nsb_error 
  * dest's first skip bytes name); messages name the whole dest.
  */
 static int make_dest(int root_fd, const char *dest, size_t skip, bool is_dir, int *ret_parent,
-		     const char **ret_name, struct nsb_error *e)
+		     const char **ret_name, bool *ret_created, struct nsb_error *e)
 {
 	char buf[NSB_MAX_PATH + 1];
 	_cleanup_close_ int cur = -1; /* owned once past the first component */
@@ -122,7 +140,7 @@ static int make_dest(int root_fd, const char *dest, size_t skip, bool is_dir, in
 
 	for (comp = buf; comp; comp = next) {
 		_cleanup_close_ int fd = -1;
-		bool last, dir, created = false;
+		bool last, dir, created = false, checked;
 		int r;
 
 		next = strchr(comp, '/');
@@ -141,12 +159,16 @@ static int make_dest(int root_fd, const char *dest, size_t skip, bool is_dir, in
 			*ret_name = dest + skip + (comp - buf) + 1;
 			return 0;
 		}
-		fd = open_or_create(at, comp, dir, &created, dest, e);
-		if (fd < 0 || created)
+		fd = open_or_create(at, comp, dir, &created, &checked, dest, e);
+		if (fd >= 0 && last && ret_created)
+			*ret_created = created;
+		if (fd < 0 || (created && !dir))
 			return fd < 0 ? fd : TAKE_FD(fd);
-		r = check_component(fd, dir, dest, e);
-		if (r < 0)
-			return r;
+		if (!checked) {
+			r = check_component(fd, dir, dest, e);
+			if (r < 0)
+				return r;
+		}
 		nsb_closep(&cur);
 		cur = TAKE_FD(fd);
 		at = cur;
@@ -160,32 +182,33 @@ static int make_dest(int root_fd, const char *dest, size_t skip, bool is_dir, in
  * directory once, not once each.  A walk that fails is made again from the
  * root, so that its message is the one a full walk gives.
  */
-int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, struct nsb_error *e)
+int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, bool *created,
+		  struct nsb_error *e)
 {
 	const char *slash = strrchr(dest, '/');
 	size_t len = slash ? (size_t)(slash - dest) : 0;
 
 	if (len == 0 || len >= sizeof(w->dir))
-		return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, e);
+		return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, created, e);
 	if (w->dir_fd < 0 || strncmp(w->dir, dest, len) != 0 || w->dir[len] != '\0') {
 		char dir[NSB_MAX_PATH + 1];
 		memcpy(dir, dest, len);
 		dir[len] = '\0';
-		int fd = make_dest(w->root_fd, dir, 0, true, NULL, NULL, e);
+		int fd = make_dest(w->root_fd, dir, 0, true, NULL, NULL, NULL, e);
 		if (fd < 0)
-			return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, e);
+			return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, created, e);
 		nsb_closep(&w->dir_fd);
 		w->dir_fd = fd;
 		memcpy(w->dir, dir, len + 1);
 	}
-	int fd = make_dest(w->dir_fd, dest, len, is_dir, NULL, NULL, e);
-	return fd < 0 ? make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, e) : fd;
+	int fd = make_dest(w->dir_fd, dest, len, is_dir, NULL, NULL, created, e);
+	return fd < 0 ? make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, created, e) : fd;
 }
 
 int nsb_dest_parent(int root_fd, const char *dest, int *ret_parent, const char **ret_name,
 		    struct nsb_error *e)
 {
-	return make_dest(root_fd, dest, 0, false, ret_parent, ret_name, e);
+	return make_dest(root_fd, dest, 0, false, ret_parent, ret_name, NULL, e);
 }
 
 void nsb_dest_covered(struct nsb_dest_walk *w, const char *dest)

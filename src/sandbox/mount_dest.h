@@ -22,8 +22,10 @@ struct nsb_dest_walk {
 };
 
 /* An fd to dest's mount point (O_PATH, or the empty file just made for a
- * file bind): a directory when is_dir, else a file. */
-int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, struct nsb_error *e);
+ * file bind): a directory when is_dir, else a file.  *created (when not
+ * NULL) tells whether its last component was made here. */
+int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, bool *created,
+		  struct nsb_error *e);
 
 /* The directory that will hold dest (created as needed) and dest's last
  * component, for an entry the caller creates itself (a symlink). */
