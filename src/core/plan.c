@@ -36,6 +36,9 @@ static const char *const etc_entries[] = {
 	"/etc/os-release",
 };
 
+/* Which etc_entries are directories (bit i for entry i). */
+#define ETC_DIRS (1u << 2 | 1u << 3 | 1u << 4 | 1u << 7)
+
 /* /usr, the links, /etc, /proc, /dev and /tmp (plan_system_view). */
 #define N_SYSTEM_OPS (1 + ARRAY_SIZE(sys_links) + ARRAY_SIZE(etc_entries) + 3)
 
@@ -304,6 +307,8 @@ static int plan_system_view(struct nsb_plan *p, struct nsb_error *e)
 		r = add_op(p, e, NSB_OP_BIND, etc_entries[i], etc_entries[i], true, true);
 		if (r < 0)
 			return r;
+		/* What init expects (it checks when a mount fails). */
+		p->ops[p->n_ops - 1].src_is_dir = (ETC_DIRS >> i) & 1;
 	}
 	r = add_op(p, e, NSB_OP_PROC, NULL, "/proc", false, false);
 	if (r < 0)

@@ -37,12 +37,12 @@ struct nsb_mount_op {
 	char *src;  /* host path (real path for user binds); "" for none */
 	char *dest; /* clean absolute path inside */
 	bool readonly;
-	bool optional; /* system entry: skipped when the host lacks it */
-	bool user;     /* from --ro/--rw/--tmpfs/--project */
-	bool src_is_dir;
-	uint64_t size;	/* tmpfs size */
-	unsigned mode;	/* tmpfs root mode */
-	int argv_index; /* -1 for built-in entries */
+	bool optional;	 /* system entry: skipped when the host lacks it */
+	bool user;	 /* from --ro/--rw/--tmpfs/--project */
+	bool src_is_dir; /* seen (user binds) or expected (system view); init checks */
+	uint64_t size;	 /* tmpfs size */
+	unsigned mode;	 /* tmpfs root mode */
+	int argv_index;	 /* -1 for built-in entries */
 };
 
 /* What the supervisor learned about the host before planning (no syscalls here). */

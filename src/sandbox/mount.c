@@ -177,15 +177,16 @@ static int attach_bind(struct mount_ctx *c, struct prepared *pr, const char *des
 }
 
 /* A new, detached filesystem instance with the given options. */
-static int new_fs(const char *type, const char *const *kv, unsigned attrs, const char *dest,
-		  struct nsb_error *e)
+static int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
+		  const char *dest, struct nsb_error *e)
 {
-	_cleanup_close_ int fs = fsopen(type, FSOPEN_CLOEXEC);
+	int fs = fsopen(type, FSOPEN_CLOEXEC);
 	int mnt;
 
 	if (fs < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "create %s for '%s'", type,
 				     dest);
+	defer_close(c, fs);
 	for (size_t i = 0; kv && kv[i]; i += 2) {
 		int r = kv[i + 1] ? fsconfig(fs, FSCONFIG_SET_STRING, kv[i], kv[i + 1], 0)
 				  : fsconfig(fs, FSCONFIG_SET_FLAG, kv[i], NULL, 0);
@@ -203,14 +204,15 @@ static int new_fs(const char *type, const char *const *kv, unsigned attrs, const
 	return mnt;
 }
 
-static int new_tmpfs(uint64_t size, unsigned mode, unsigned attrs, const char *dest,
-		     struct nsb_error *e)
+static int new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs,
+		     const char *dest, struct nsb_error *e)
 {
 	char sz[32], md[16];
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	snprintf(md, sizeof(md), "%o", mode);
-	const char *kv[] = {"size", sz, "mode", md, NULL};
-	return new_fs("tmpfs", kv, attrs, dest, e);
+	/* 01777 is tmpfs's own default mode: no call to set it. */
+	const char *kv[] = {"size", sz, mode == 01777 ? NULL : "mode", md, NULL};
+	return new_fs(c, "tmpfs", kv, attrs, dest, e);
 }
 
 /* Clone the host's device nodes (null, zero, ...) for the new /dev (made
@@ -228,29 +230,29 @@ static int prepare_devices(struct mount_ctx *c, struct nsb_error *e)
 }
 
 /* A system path that may be missing (skipped) or a symlink (kept as a link,
- * pr->link): only a real directory or file is bound like a bind. */
+ * pr->link): only a real directory or file is bound like a bind.  readlink
+ * alone tells the three apart (EINVAL: no link); such a path is expected to
+ * be a directory, which attach_bind checks if the mount fails. */
 static int prepare_syslink(const struct nsb_mount_op *op, struct prepared *pr, struct nsb_error *e)
 {
-	struct stat st;
+	char link[NSB_MAX_PATH + 1];
+	ssize_t n = readlink(op->src, link, sizeof(link) - 1);
 
-	if (lstat(op->src, &st) < 0) {
+	if (n < 0) {
 		if (errno == ENOENT) {
 			pr->skip = true;
 			return 0;
 		}
-		return mount_err(e, nsb_negerrno(), "inspect", op->src);
+		if (errno == EINVAL) {
+			pr->is_dir = true;
+			return 0;
+		}
+		return mount_err(e, nsb_negerrno(), "read link", op->src);
 	}
-	if (S_ISLNK(st.st_mode)) {
-		char link[NSB_MAX_PATH + 1];
-		ssize_t n = readlink(op->src, link, sizeof(link) - 1);
-		if (n < 0)
-			return mount_err(e, nsb_negerrno(), "read link", op->src);
-		pr->link = strndup(link, (size_t)n);
-		if (!pr->link)
-			return mount_err(e, -ENOMEM, "read link", op->src);
-		pr->is_link = true;
-	}
-	pr->is_dir = S_ISDIR(st.st_mode);
+	pr->link = strndup(link, (size_t)n);
+	if (!pr->link)
+		return mount_err(e, -ENOMEM, "read link", op->src);
+	pr->is_link = true;
 	return 0;
 }
 
@@ -321,21 +323,19 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
  */
 static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
 {
-	_cleanup_close_ int file = -1;
 	int r;
 
 	/* Never seen itself (only its two entries are): the defaults do. */
-	c->mask_fd = new_fs("tmpfs", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-			    "/proc", e);
+	c->mask_fd = new_fs(c, "tmpfs", NULL,
+			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, "/proc", e);
 	if (c->mask_fd < 0)
 		return c->mask_fd;
 	if (mkdirat(c->mask_fd, "dir", 0555) < 0)
 		return mount_err(e, nsb_negerrno(), "create the empty directory for", "/proc");
-	file = openat(c->mask_fd, "file", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
-	if (file < 0)
+	/* mknodat leaves no file open for writing, which would keep the
+	 * mount from being made read-only. */
+	if (mknodat(c->mask_fd, "file", S_IFREG | 0444, 0) < 0)
 		return mount_err(e, nsb_negerrno(), "create the empty file for", "/proc");
-	/* A mount with a file open for writing cannot be made read-only. */
-	nsb_closep(&file);
 	r = set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_MOUNT, "make the masks of '/proc' read-only");
@@ -398,7 +398,7 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 {
 	/* Writable or revealing parts of procfs: made read-only in place. */
 	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
-	int proc = new_fs("proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+	int proc = new_fs(c, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
 			  op->dest, e);
 	int r;
 
@@ -456,7 +456,7 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 	int dev, pts, shm;
 	int r;
 
-	dev = new_tmpfs(64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
+	dev = new_tmpfs(c, 64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
 	if (dev < 0)
 		return dev;
 	defer_close(c, dev);
@@ -496,14 +496,14 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 		return mount_err(e, r, "make read-only", "/dev");
 
 	/* A private devpts: the host's terminals are not reachable. */
-	pts = new_fs("devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
+	pts = new_fs(c, "devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
 	if (pts < 0)
 		return pts;
 	r = dev_attach(c, dev, pts, "pts", e);
 	if (r < 0)
 		return r;
 
-	shm = new_tmpfs(op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
+	shm = new_tmpfs(c, op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
 	if (shm < 0)
 		return shm;
 	return dev_attach(c, dev, shm, "shm", e);
@@ -522,7 +522,16 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 		if (pr->is_link) {
 			_cleanup_close_ int parent = -1;
 			const char *name = NULL;
-			int r = nsb_dest_parent(c->root_fd, op->dest, &parent, &name, e);
+			int r;
+
+			/* The root's own entries (/bin, /lib64, ...) need no walk. */
+			if (op->dest[0] == '/' && op->dest[1] && !strchr(op->dest + 1, '/')) {
+				if (symlinkat(pr->link, c->root_fd, op->dest + 1) < 0)
+					return mount_err(e, nsb_negerrno(), "create link",
+							 op->dest);
+				return 0;
+			}
+			r = nsb_dest_parent(c->root_fd, op->dest, &parent, &name, e);
 			if (r < 0)
 				return r;
 			/* nsb_dest_parent sets name whenever it returns >= 0 */
@@ -535,7 +544,7 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 	case NSB_OP_BIND:
 		return attach_bind(c, pr, op->dest, e);
 	case NSB_OP_TMPFS: {
-		int t = new_tmpfs(op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+		int t = new_tmpfs(c, op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 				  op->dest, e);
 		if (t < 0)
 			return t;
@@ -673,7 +682,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	if (r < 0)
 		goto out;
 
-	c.root_fd = new_tmpfs(1 << 20, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/", e);
+	c.root_fd = new_tmpfs(&c, 1 << 20, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/", e);
 	c.walk.root_fd = c.root_fd;
 	if (c.root_fd < 0) {
 		r = c.root_fd;
