@@ -389,8 +389,19 @@ static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 			}
 		}
 	}
-	defer_close(c, t[0]);
-	defer_close(c, t[1]);
+	/*
+	 * A clone left detached would be dissolved when its fd closes, and
+	 * that waits for an RCU grace period (milliseconds on a busy host):
+	 * it is stacked on the mask source instead, which leaves with the
+	 * old root (one such wait for all).
+	 */
+	for (int k = 0; k < 2; k++) {
+		if (t[k] >= 0 && r == 0 &&
+		    move_mount(t[k], "", c->mask_fd, k ? "dir" : "file", MOVE_MOUNT_F_EMPTY_PATH) <
+			    0)
+			r = mount_err(e, nsb_negerrno(), "put away the spare mask of", "/proc");
+		defer_close(c, t[k]);
+	}
 	return r;
 }
 
