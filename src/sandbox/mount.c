@@ -123,6 +123,24 @@ static int mount_err(struct nsb_error *e, int r, const char *what, const char *p
 static int attach_at(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir, bool *created,
 		     struct nsb_error *e)
 {
+	/*
+	 * A directory of the root's own (/usr, /proc, /dev, /tmp) that mkdir
+	 * has just made in the new root, a tmpfs where nothing else runs: its
+	 * one name is a lookup that meets no link, and no fd is needed.
+	 * Anything already there takes the walk.
+	 */
+	if (is_dir && dest[0] == '/' && dest[1] && !strchr(dest + 1, '/')) {
+		if (mkdirat(c->root_fd, dest + 1, 0755) == 0) {
+			if (created)
+				*created = true;
+			if (move_mount(tree_fd, "", c->root_fd, dest + 1, MOVE_MOUNT_F_EMPTY_PATH) <
+			    0)
+				return mount_err(e, nsb_negerrno(), "attach mount at", dest);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return mount_err(e, nsb_negerrno(), "create mount point", dest);
+	}
 	int dfd = nsb_dest_open(&c->walk, dest, is_dir, created, e);
 	if (dfd < 0)
 		return dfd;

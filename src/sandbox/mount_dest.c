@@ -192,9 +192,15 @@ int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, bool *
 		return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, created, e);
 	if (w->dir_fd < 0 || strncmp(w->dir, dest, len) != 0 || w->dir[len] != '\0') {
 		char dir[NSB_MAX_PATH + 1];
+		/* Beneath the kept directory (/etc, then /etc/ssl): from there. */
+		size_t kept = w->dir_fd >= 0 ? strlen(w->dir) : 0;
+		bool below = kept > 0 && kept < len && strncmp(w->dir, dest, kept) == 0 &&
+			     dest[kept] == '/';
 		memcpy(dir, dest, len);
 		dir[len] = '\0';
-		int fd = make_dest(w->root_fd, dir, 0, true, NULL, NULL, NULL, e);
+		int fd = below ? make_dest(w->dir_fd, dir, kept, true, NULL, NULL, NULL, e) : -1;
+		if (fd < 0)
+			fd = make_dest(w->root_fd, dir, 0, true, NULL, NULL, NULL, e);
 		if (fd < 0)
 			return make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, created, e);
 		nsb_closep(&w->dir_fd);
