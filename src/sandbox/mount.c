@@ -97,7 +97,8 @@ static void flush_deferred(struct mount_ctx *c)
 }
 
 /* Close fd with the next batch: a mount point or an attached tree is not
- * used again, and its number is not reused meanwhile. */
+ * used again, and its number is not reused meanwhile.  A full batch is
+ * closed at once, so fd must be one no longer used. */
 static void defer_close(struct mount_ctx *c, int fd)
 {
 	if (fd < 0)
@@ -198,13 +199,12 @@ static int attach_bind(struct mount_ctx *c, struct prepared *pr, const char *des
 static int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
 		  const char *dest, struct nsb_error *e)
 {
-	int fs = fsopen(type, FSOPEN_CLOEXEC);
+	_cleanup_close_ int fs = fsopen(type, FSOPEN_CLOEXEC);
 	int mnt;
 
 	if (fs < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "create %s for '%s'", type,
 				     dest);
-	defer_close(c, fs);
 	for (size_t i = 0; kv && kv[i]; i += 2) {
 		int r = kv[i + 1] ? fsconfig(fs, FSCONFIG_SET_STRING, kv[i], kv[i + 1], 0)
 				  : fsconfig(fs, FSCONFIG_SET_FLAG, kv[i], NULL, 0);
@@ -219,6 +219,7 @@ static int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, 
 	if (mnt < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "mount %s for '%s'", type,
 				     dest);
+	defer_close(c, TAKE_FD(fs));
 	return mnt;
 }
 
@@ -423,24 +424,18 @@ static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 	return r;
 }
 
-static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+static int fill_proc(struct mount_ctx *c, int proc, const struct nsb_mount_op *op,
+		     struct nsb_error *e)
 {
 	/* Writable or revealing parts of procfs: made read-only in place. */
 	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
-	int proc = new_fs(c, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-			  op->dest, e);
-	int r;
+	int r = attach(c, proc, op->dest, true, e);
 
-	if (proc < 0)
-		return proc;
-	defer_close(c, proc);
-	r = attach(c, proc, op->dest, true, e);
 	if (r < 0)
 		return r;
-
 	for (size_t i = 0; i < ARRAY_SIZE(ro_paths); i++) {
-		int t = open_tree(proc, ro_paths[i],
-				  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+		_cleanup_close_ int t = open_tree(
+			proc, ro_paths[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/%s", ro_paths[i]);
@@ -449,7 +444,6 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 				continue; /* not every kernel has every entry */
 			return mount_err(e, nsb_negerrno(), "protect", path);
 		}
-		defer_close(c, t);
 		r = set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
 			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 				     MOUNT_ATTR_NOEXEC);
@@ -457,9 +451,23 @@ static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct
 			return mount_err(e, r, "make read-only", path);
 		if (move_mount(t, "", proc, ro_paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
 			return mount_err(e, nsb_negerrno(), "make read-only", path);
+		defer_close(c, TAKE_FD(t));
 	}
-
 	return mask_proc(c, proc, e);
+}
+
+/* Every fd is closed with a batch only once it is no longer used. */
+static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+{
+	int proc = new_fs(c, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			  op->dest, e);
+	int r;
+
+	if (proc < 0)
+		return proc;
+	r = fill_proc(c, proc, op, e);
+	defer_close(c, proc);
+	return r;
 }
 
 /* Attach mnt at dev/name, made by setup_dev: /dev is a tmpfs of init's
@@ -474,7 +482,8 @@ static int dev_attach(struct mount_ctx *c, int dev, int mnt, const char *name, s
 	return 0;
 }
 
-static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+static int fill_dev(struct mount_ctx *c, int dev, const struct nsb_mount_op *op,
+		    struct nsb_error *e)
 {
 	static const char *const links[][2] = {
 		{"fd", "/proc/self/fd"},       {"stdin", "/proc/self/fd/0"},
@@ -482,14 +491,9 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 		{"ptmx", "pts/ptmx"},
 	};
 	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
-	int dev, pts, shm;
-	int r;
+	int pts, shm;
+	int r = attach(c, dev, op->dest, true, e);
 
-	dev = new_tmpfs(c, 64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
-	if (dev < 0)
-		return dev;
-	defer_close(c, dev);
-	r = attach(c, dev, op->dest, true, e);
 	if (r < 0)
 		return r;
 
@@ -529,13 +533,31 @@ static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 	if (pts < 0)
 		return pts;
 	r = dev_attach(c, dev, pts, "pts", e);
-	if (r < 0)
+	if (r < 0) {
+		close(pts);
 		return r;
+	}
 
 	shm = new_tmpfs(c, op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
 	if (shm < 0)
 		return shm;
-	return dev_attach(c, dev, shm, "shm", e);
+	r = dev_attach(c, dev, shm, "shm", e);
+	if (r < 0)
+		close(shm);
+	return r;
+}
+
+/* Every fd is closed with a batch only once it is no longer used. */
+static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+{
+	int dev = new_tmpfs(c, 64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
+	int r;
+
+	if (dev < 0)
+		return dev;
+	r = fill_dev(c, dev, op, e);
+	defer_close(c, dev);
+	return r;
 }
 
 static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
@@ -577,8 +599,9 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 				  op->dest, e);
 		if (t < 0)
 			return t;
+		int r = attach(c, t, op->dest, true, e);
 		defer_close(c, t);
-		return attach(c, t, op->dest, true, e);
+		return r;
 	}
 	case NSB_OP_PROC:
 		return setup_proc(c, op, e);

@@ -209,7 +209,10 @@ ParameterizedTestParameters(faults, inject)
 		{"fsopen:error=EPERM", "mount", "tmpfs"},
 		{"open_tree:error=EPERM", "mount", "bind"},
 		{"move_mount:error=EPERM", "mount", "attach"},
-		{"mount_setattr:error=EPERM", "mount", "read-only"},
+		/* the first mount_setattr: the --rw bind's nosuid,nodev; the
+		 * third: the system view's, all read-only at once */
+		{"mount_setattr:error=EPERM", "mount", "nosuid,nodev"},
+		{"mount_setattr:error=EPERM:when=3", "mount", "read-only"},
 		{"pivot_root:error=EPERM", "pivot_root", "new root"},
 		{"socket:error=EPERM", "net", "loopback"},
 		{"capset:error=EPERM", "caps", "capabilit"},
