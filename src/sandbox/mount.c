@@ -374,8 +374,8 @@ static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
  * Each cover is a clone of the mask source's entry, which is read-only,
  * nosuid, nodev and noexec already: the clone has its flags.  The move
  * itself finds what this kernel has: ENOENT for an entry it lacks (the
- * clone, still detached, serves the next one), ENOTDIR for one of the other
- * type (the clone of the other type is tried).
+ * clone, still detached, serves the next one), ENOTDIR or EINVAL for one of
+ * the other type (the clone of the other type is tried).
  */
 static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 {
@@ -402,7 +402,8 @@ static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 			}
 			if (errno == ENOENT)
 				break; /* not on this kernel: nothing to leak */
-			if (errno != ENOTDIR || try == 1) {
+			/* Another type: ENOTDIR, or EINVAL on recent kernels. */
+			if ((errno != ENOTDIR && errno != EINVAL) || try == 1) {
 				r = mount_err(e, nsb_negerrno(), "mask", path);
 				break;
 			}
