@@ -172,9 +172,8 @@ static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *w
 	struct nsb_cgroup_opts cgo = {.parent = run->cfg->cgroup_parent, .where = &run->cg_where};
 	const char *need[] = {"pids", NULL};
 	struct nsb_error pids_why = {0};
-	struct nsb_cgroup_place pids_place;
 
-	if (nsb_cgroup_place(&cgo, need, &pids_place, &pids_why) < 0)
+	if (nsb_cgroup_place(&cgo, need, NULL, &pids_why) < 0)
 		snprintf(run->pids_fallback_why, sizeof(run->pids_fallback_why), "%s",
 			 pids_why.message);
 	else
@@ -227,11 +226,9 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 	if (cg_ok && !cfg->pids) {
 		need[n++] = "pids";
 		need[n] = NULL;
-		struct nsb_cgroup_place with_pids;
-		/* No error asked: nothing says why, so none is explained. */
-		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &with_pids, NULL) == 0;
-		if (h->cgroup_pids)
-			run->cg_place = with_pids;
+		/* No error asked: nothing says why, so none is explained.  A
+		 * failure leaves cg_place as it was. */
+		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &run->cg_place, NULL) == 0;
 	}
 	h->uid = getuid();
 	h->nproc_hard = UINT64_MAX;
