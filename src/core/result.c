@@ -529,7 +529,7 @@ static int write_streamed(int fd, const struct nsb_result *r)
 	struct nsb_result cut = *r;
 	const char *data[2];
 	size_t esc[2], len;
-	struct holes h;
+	struct holes h = {0};
 	int e;
 
 	for (;;) {
