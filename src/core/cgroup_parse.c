@@ -14,7 +14,7 @@
 #include "base/macro.h"
 
 /* Copy a mountinfo field, decoding the kernel's \ooo escapes (space, tab,
- * newline, backslash). */
+ * newline, backslash).  out NULL: only check that it fits in size. */
 static int unescape_field(const char *s, size_t len, char *out, size_t size)
 {
 	size_t o = 0;
@@ -27,17 +27,34 @@ static int unescape_field(const char *s, size_t len, char *out, size_t size)
 		}
 		if (o + 1 >= size)
 			return -ENAMETOOLONG;
-		out[o++] = c;
+		if (out)
+			out[o] = c;
+		o++;
 	}
-	out[o] = '\0';
+	if (out)
+		out[o] = '\0';
 	return 0;
 }
 
+/* Is the decoded field exactly "/"? */
+static bool field_is_slash(const char *s, size_t len)
+{
+	char one[2];
+	return unescape_field(s, len, one, sizeof(one)) == 0 && one[0] == '/';
+}
+
+/*
+ * The fields of the chosen line are kept as pointers into text and decoded
+ * once, at the end: no PATH_MAX copies on the stack (every run parses
+ * mountinfo, and -fstack-clash-protection touches each page of a frame).
+ * A field counts only if it decodes within PATH_MAX, as before.
+ */
 int nsb_cgroup_parse_mountinfo(const char *text, char *ret_mnt, size_t mnt_size, char *ret_root,
 			       size_t root_size)
 {
-	char best_mnt[PATH_MAX], best_root[PATH_MAX];
-	bool found = false;
+	const char *best_mnt = NULL, *best_root = NULL;
+	size_t best_mnt_len = 0, best_root_len = 0;
+	bool best_is_slash = false;
 
 	for (const char *line = text; line && *line;) {
 		const char *eol = strchr(line, '\n');
@@ -62,29 +79,31 @@ int nsb_cgroup_parse_mountinfo(const char *text, char *ret_mnt, size_t mnt_size,
 		const char *sep = n == 5 ? strstr(p, " - ") : NULL;
 		if (sep && sep < end) {
 			const char *fs = sep + 3;
-			if ((size_t)(end - fs) > 8 && !strncmp(fs, "cgroup2 ", 8)) {
-				char mnt[PATH_MAX], root[PATH_MAX];
-				if (unescape_field(f[4], flen[4], mnt, sizeof(mnt)) == 0 &&
-				    unescape_field(f[3], flen[3], root, sizeof(root)) == 0) {
-					/* Prefer a mount of the whole hierarchy (root "/")
-					 * over a bind of a subtree; otherwise the first. */
-					if (!found ||
-					    (strcmp(best_root, "/") && !strcmp(root, "/"))) {
-						strcpy(best_mnt, mnt);
-						strcpy(best_root, root);
-						found = true;
-					}
+			if ((size_t)(end - fs) > 8 && !strncmp(fs, "cgroup2 ", 8) &&
+			    unescape_field(f[4], flen[4], NULL, PATH_MAX) == 0 &&
+			    unescape_field(f[3], flen[3], NULL, PATH_MAX) == 0) {
+				bool is_slash = field_is_slash(f[3], flen[3]);
+				/* Prefer a mount of the whole hierarchy (root "/")
+				 * over a bind of a subtree; otherwise the first. */
+				if (!best_mnt || (!best_is_slash && is_slash)) {
+					best_mnt = f[4];
+					best_mnt_len = flen[4];
+					best_root = f[3];
+					best_root_len = flen[3];
+					best_is_slash = is_slash;
 				}
 			}
 		}
 		line = eol ? eol + 1 : NULL;
 	}
-	if (!found)
+	if (!best_mnt)
 		return -ENOENT;
-	if (strlen(best_mnt) >= mnt_size || strlen(best_root) >= root_size)
+	/* Both checked before either is written: on failure nothing is. */
+	if (unescape_field(best_mnt, best_mnt_len, NULL, mnt_size) < 0 ||
+	    unescape_field(best_root, best_root_len, NULL, root_size) < 0)
 		return -ENAMETOOLONG;
-	strcpy(ret_mnt, best_mnt);
-	strcpy(ret_root, best_root);
+	(void)unescape_field(best_mnt, best_mnt_len, ret_mnt, mnt_size);
+	(void)unescape_field(best_root, best_root_len, ret_root, root_size);
 	return 0;
 }
 

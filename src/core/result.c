@@ -277,14 +277,34 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	nsb_json_end_object(j);
 }
 
-/* Captured output; invalid UTF-8 is replaced, and flagged next to it. */
-static void put_captured(struct nsb_json *j, const char *name, const char *data, size_t len)
+/*
+ * A record written as a stream (nsb_result_write with large captured output):
+ * the captured strings are left empty in the JSON built in memory, and their
+ * escaped text goes straight from the capture buffers to the fd, in chunks,
+ * at the offsets noted here.  The in-memory record is then small: the
+ * escaped copy of up to 2 x 64 MiB is never held.
+ */
+struct holes {
+	size_t at[2];	 /* offset of each empty string's closing quote */
+	bool invalid[2]; /* each stream's *_invalid_utf8, computed beforehand */
+};
+
+/* Captured output; invalid UTF-8 is replaced, and flagged next to it.  With
+ * h, an empty string whose position is noted in h->at[k]. */
+static void put_captured(struct nsb_json *j, const char *name, const char *data, size_t len,
+			 struct holes *h, int k)
 {
 	char flag[32];
 
 	j->replaced_invalid_utf8 = false;
 	nsb_json_key(j, name);
-	nsb_json_string_len(j, data ? data : "", data ? len : 0);
+	if (h) {
+		nsb_json_string_len(j, "", 0);
+		h->at[k] = j->len - 1;
+		j->replaced_invalid_utf8 = h->invalid[k];
+	} else {
+		nsb_json_string_len(j, data ? data : "", data ? len : 0);
+	}
 	snprintf(flag, sizeof(flag), "%s_invalid_utf8", name);
 	put_bool(j, flag, j->replaced_invalid_utf8);
 }
@@ -321,7 +341,7 @@ static void put_outcome(struct nsb_json *j, const struct nsb_result *r)
 }
 
 /* Time, output sizes and truncation, the captured output, resources. */
-static void put_usage(struct nsb_json *j, const struct nsb_result *r)
+static void put_usage(struct nsb_json *j, const struct nsb_result *r, struct holes *h)
 {
 	put_opt_int(j, "duration_ms", r->duration_ms);
 	put_opt_int(j, "stdout_bytes", r->stdout_bytes);
@@ -330,8 +350,8 @@ static void put_usage(struct nsb_json *j, const struct nsb_result *r)
 	put_bool(j, "stdout_truncated", r->stdout_truncated);
 	put_bool(j, "stderr_truncated", r->stderr_truncated);
 	if (r->captured) {
-		put_captured(j, "stdout", r->stdout_data, r->stdout_len);
-		put_captured(j, "stderr", r->stderr_data, r->stderr_len);
+		put_captured(j, "stdout", r->stdout_data, r->stdout_len, h, 0);
+		put_captured(j, "stderr", r->stderr_data, r->stderr_len, h, 1);
 	}
 
 	nsb_json_key(j, "resources");
@@ -372,7 +392,7 @@ static void put_findings(struct nsb_json *j, const struct nsb_result *r)
 }
 
 /* The record's members in their documented order (nsbox(1), THE RESULT RECORD). */
-static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
+static int build_json(const struct nsb_result *r, struct holes *h, char **ret, size_t *ret_len)
 {
 	_cleanup_(nsb_json_free) struct nsb_json j;
 
@@ -383,7 +403,7 @@ static int build_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	nsb_json_int(&j, NSB_RECORD_SCHEMA);
 	put_str(&j, "nsbox", NSB_VERSION);
 	put_outcome(&j, r);
-	put_usage(&j, r);
+	put_usage(&j, r, h);
 	nsb_json_key(&j, "enforced");
 	if (r->has_enforced)
 		put_enforced(&j, &r->enforced);
@@ -420,11 +440,126 @@ int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len)
 	struct nsb_result cut = *r;
 
 	for (;;) {
-		int e = build_json(&cut, ret, ret_len);
+		int e = build_json(&cut, NULL, ret, ret_len);
 		if (e != -E2BIG || !cut.captured || (cut.stdout_len == 0 && cut.stderr_len == 0))
 			return e;
 		/* an eighth at a time: at most ~14 rounds from 6x over, and
 		 * the record keeps most of what fits */
+		if (cut.stdout_len >= cut.stderr_len) {
+			cut.stdout_len = utf8_floor(cut.stdout_data,
+						    cut.stdout_len - cut.stdout_len / 8 - 1);
+			cut.stdout_truncated = true;
+		} else {
+			cut.stderr_len = utf8_floor(cut.stderr_data,
+						    cut.stderr_len - cut.stderr_len / 8 - 1);
+			cut.stderr_truncated = true;
+		}
+	}
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return nsb_negerrno();
+		}
+		if (n == 0)
+			return -EIO; /* no progress and no error: do not spin */
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+/* Captured output at least this large is streamed (struct holes). */
+#define STREAM_MIN   (256u << 10)
+#define STREAM_CHUNK (256u << 10)
+
+/*
+ * Where to end a chunk near data[b] so that escaping the chunks one by one
+ * gives the bytes escaping the whole does: before a byte that is not a UTF-8
+ * continuation byte (no sequence, valid or not, runs across it); when the
+ * last four bytes are all continuation bytes, data[b] cannot belong to a
+ * sequence begun before it (four bytes at most), so b itself.
+ */
+static size_t chunk_end(const char *data, size_t a, size_t b)
+{
+	for (size_t p = b; p > a && p + 3 >= b; p--)
+		if (((unsigned char)data[p] & 0xc0) != 0x80)
+			return p;
+	return b;
+}
+
+/*
+ * Escape data[0..len) chunk by chunk: its escaped length (quotes excluded)
+ * and whether invalid UTF-8 was replaced; with fd >= 0 also write it there.
+ */
+static int escape_stream(int fd, const char *data, size_t len, size_t *ret_len, bool *ret_invalid)
+{
+	size_t total = 0;
+	bool invalid = false;
+
+	for (size_t a = 0, b; a < len; a = b) {
+		_cleanup_(nsb_json_free) struct nsb_json t;
+		int r;
+
+		b = len - a > STREAM_CHUNK ? chunk_end(data, a, a + STREAM_CHUNK) : len;
+		nsb_json_init(&t);
+		r = nsb_json_string_len(&t, data + a, b - a);
+		if (r < 0)
+			return r;
+		total += t.len - 2;
+		invalid |= t.replaced_invalid_utf8;
+		if (fd >= 0 && (r = write_all(fd, t.buf + 1, t.len - 2)) < 0)
+			return r;
+	}
+	*ret_len = total;
+	*ret_invalid = invalid;
+	return 0;
+}
+
+/*
+ * The record with large captured output, streamed (struct holes): the same
+ * bytes as nsb_result_to_json, cut the same way when it would not fit.
+ */
+static int write_streamed(int fd, const struct nsb_result *r)
+{
+	struct nsb_result cut = *r;
+	const char *data[2];
+	size_t esc[2], len;
+	struct holes h = {0};
+	int e;
+
+	for (;;) {
+		_cleanup_free_ char *skel = NULL;
+
+		data[0] = cut.stdout_data ? cut.stdout_data : "";
+		data[1] = cut.stderr_data ? cut.stderr_data : "";
+		size_t n[2] = {cut.stdout_data ? cut.stdout_len : 0,
+			       cut.stderr_data ? cut.stderr_len : 0};
+		for (int k = 0; k < 2; k++)
+			if ((e = escape_stream(-1, data[k], n[k], &esc[k], &h.invalid[k])) < 0)
+				return e;
+		e = build_json(&cut, &h, &skel, &len);
+		if (e < 0)
+			return e;
+		/* What nsb_json's limit says of the whole record. */
+		if (esc[0] + esc[1] <= NSB_JSON_MAX_LEN - len) {
+			size_t from = 0;
+			for (int k = 0; k < 2; k++) {
+				if ((e = write_all(fd, skel + from, h.at[k] - from)) < 0 ||
+				    (e = escape_stream(fd, data[k], n[k], &esc[k], &h.invalid[k])) <
+					    0)
+					return e;
+				from = h.at[k];
+			}
+			return write_all(fd, skel + from, len - from);
+		}
+		if (cut.stdout_len == 0 && cut.stderr_len == 0)
+			return -E2BIG;
+		/* As nsb_result_to_json cuts. */
 		if (cut.stdout_len >= cut.stderr_len) {
 			cut.stdout_len = utf8_floor(cut.stdout_data,
 						    cut.stdout_len - cut.stdout_len / 8 - 1);
@@ -442,22 +577,12 @@ int nsb_result_write(int fd, const struct nsb_result *r)
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
 
+	if (r->captured && r->stdout_len + r->stderr_len >= STREAM_MIN)
+		return write_streamed(fd, r);
 	int ret = nsb_result_to_json(r, &buf, &len);
 	if (ret < 0)
 		return ret;
-
-	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, buf + off, len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return nsb_negerrno();
-		}
-		if (n == 0)
-			return -EIO; /* no progress and no error: do not spin */
-		off += (size_t)n;
-	}
-	return 0;
+	return write_all(fd, buf, len);
 }
 
 /* The record fd must never reach the sandbox: CLOEXEC here, and init closes

@@ -157,7 +157,9 @@ enum nsb_status nsb_stage_status(enum nsb_stage s);
  */
 int nsb_result_to_json(const struct nsb_result *r, char **ret, size_t *ret_len);
 
-/* Serialize and write the whole record to fd (retrying short writes and EINTR). */
+/* Serialize and write the whole record to fd (retrying short writes and EINTR).
+ * The same bytes as nsb_result_to_json; large captured output is escaped
+ * straight from its buffers to fd in chunks, never copied whole. */
 int nsb_result_write(int fd, const struct nsb_result *r);
 
 /*

@@ -87,6 +87,8 @@ static void sleep_ms(long ms)
 		;
 }
 
+#define NSB_DIRENT_BUF 8192 /* getdents64 buffer of each_subdir */
+
 /*
  * Call fn for each subdirectory of the directory open at fd, read from the
  * start with getdents64 on fd itself: no duplicate and no DIR stream (their
@@ -96,11 +98,14 @@ static void sleep_ms(long ms)
  */
 static int each_subdir(int fd, int (*fn)(int fd, const char *name, void *ud), void *ud)
 {
-	_Alignas(struct dirent64) char buf[8192];
+	/* On the heap: a frame's every page is touched and kept. */
+	_cleanup_free_ char *buf = malloc(NSB_DIRENT_BUF);
 	int first = 0;
 
+	if (!buf)
+		return -ENOMEM;
 	for (;;) {
-		ssize_t n = getdents64(fd, buf, sizeof(buf));
+		ssize_t n = getdents64(fd, buf, NSB_DIRENT_BUF);
 		if (n < 0)
 			return first ? first : nsb_negerrno();
 		if (n == 0)
@@ -289,6 +294,8 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 	unsigned required, have = 0;
 	int r;
 
+	/* Filled in place: no 8 KiB copy on the stack. */
+	nsb_cgroup_reset(ret);
 	if (!l)
 		l = &none;
 	required = required_controllers(l);
@@ -306,40 +313,39 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 	if (r < 0)
 		return r;
 
-	struct nsb_cgroup cg;
-	nsb_cgroup_reset(&cg);
-	cg.controllers = have;
-	if (snprintf(cg.path, sizeof(cg.path), "%s/%s", parent, name) >= (int)sizeof(cg.path) ||
-	    path_join(cg.leaf, sizeof(cg.leaf), cg.path, LEAF_NAME) < 0) {
+	struct nsb_cgroup *cg = ret;
+	cg->controllers = have;
+	if (snprintf(cg->path, sizeof(cg->path), "%s/%s", parent, name) >= (int)sizeof(cg->path) ||
+	    path_join(cg->leaf, sizeof(cg->leaf), cg->path, LEAF_NAME) < 0) {
 		r = nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_CGROUP,
 				   "cgroup path under '%s' too long", parent);
 		goto undo;
 	}
 	outer = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (outer < 0) {
-		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", cg.path);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", cg->path);
 		goto undo;
 	}
 	/* Limits first: the payload must never run a single instruction in a
 	 * cgroup without them. */
-	r = write_limits(outer, cg.path, l, have, e);
+	r = write_limits(outer, cg->path, l, have, e);
 	if (r < 0)
 		goto undo;
 	if (mkdirat(outer, LEAF_NAME, 0755) < 0) {
-		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "create cgroup '%s'", cg.leaf);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "create cgroup '%s'", cg->leaf);
 		goto undo;
 	}
 	leaf = openat(outer, LEAF_NAME, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (leaf < 0) {
-		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", cg.leaf);
+		r = nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", cg->leaf);
 		goto undo;
 	}
-	cg.fd = TAKE_FD(leaf);
-	cg.outer_fd = TAKE_FD(outer);
-	*ret = cg;
+	cg->fd = TAKE_FD(leaf);
+	cg->outer_fd = TAKE_FD(outer);
 	return 0;
 undo:
 	(void)remove_tree(pfd, name, 0);
+	nsb_cgroup_reset(ret);
 	return r;
 }
 

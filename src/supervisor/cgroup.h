@@ -110,7 +110,8 @@ struct nsb_cgroup_place {
  * it can; otherwise -errno with e naming the first missing controller and
  * why (no cgroup2 mount, bound to a v1 hierarchy, not delegated by the
  * parent, no write permission, processes in the way), so the supervisor can
- * fall back to rlimits and say so.  Reads only: nothing is created.
+ * fall back to rlimits and say so.  Reads only: nothing is created.  *ret
+ * is untouched on failure; ret NULL only asks whether the run could.
  */
 int nsb_cgroup_place(const struct nsb_cgroup_opts *o, const char *const controllers[],
 		     struct nsb_cgroup_place *ret, struct nsb_error *e);
@@ -120,7 +121,7 @@ int nsb_cgroup_place(const struct nsb_cgroup_opts *o, const char *const controll
  * for at least the controllers l needs), enable the controllers the limits
  * need (memory and pids also for accounting, when available), write the
  * limits and memory.oom.group=1, open the leaf.  On failure nothing is left
- * behind.
+ * behind.  *ret is reset first and filled in place.
  */
 int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgroup_limits *l,
 		      struct nsb_cgroup *ret, struct nsb_error *e);

@@ -22,14 +22,21 @@ static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, s
 {
 	const char *mi = o && o->mountinfo_path ? o->mountinfo_path : "/proc/self/mountinfo";
 	const char *pc = o && o->proc_cgroup_path ? o->proc_cgroup_path : "/proc/self/cgroup";
-	_cleanup_free_ char *text = NULL;
-	char root[PATH_MAX], cgpath[PATH_MAX];
+	_cleanup_free_ char *text = NULL, *paths = NULL;
+	char *root, *cgpath;
 	int r;
 
+	/* On the heap: every run comes here, and a frame's every page is
+	 * touched (-fstack-clash-protection) and kept by the process. */
+	paths = malloc(2 * PATH_MAX);
+	if (!paths)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "locate the cgroup2 mount");
+	root = paths;
+	cgpath = paths + PATH_MAX;
 	r = nsb_cgroup_read_at(AT_FDCWD, mi, NSB_CGROUP_PROC_FILE_MAX, &text);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s'", mi);
-	r = nsb_cgroup_parse_mountinfo(text, w->mnt, sizeof(w->mnt), root, sizeof(root));
+	r = nsb_cgroup_parse_mountinfo(text, w->mnt, sizeof(w->mnt), root, PATH_MAX);
 	if (r == -ENOENT) {
 		nsb_error_setx(e, -ENOENT, NSB_STAGE_CGROUP,
 			       "no cgroup2 filesystem is mounted (read '%s')", mi);
@@ -43,7 +50,7 @@ static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, s
 	r = nsb_cgroup_read_at(AT_FDCWD, pc, NSB_CGROUP_PROC_FILE_MAX, &text);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s'", pc);
-	r = nsb_cgroup_parse_proc_cgroup(text, cgpath, sizeof(cgpath));
+	r = nsb_cgroup_parse_proc_cgroup(text, cgpath, PATH_MAX);
 	if (r < 0)
 		return nsb_error_setx(e, r, NSB_STAGE_CGROUP,
 				      "no cgroup v2 entry (\"0::\") in '%s'", pc);
@@ -176,13 +183,64 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
  * cgroup holds processes, as every systemd scope does) its parent, so the run
  * becomes a sibling leaf.
  */
+/* The own cgroup and its parent both failed: say both (kept out of
+ * choose_parent's frame, which every run enters). */
+static void __attribute__((noinline)) explain_both(struct nsb_error *e, const struct nsb_error *e2)
+{
+	char msg[NSB_ERR_MESSAGE_MAX];
+
+	snprintf(msg, sizeof(msg), "%s", e->message);
+	nsb_error_setx(e, -e2->err, NSB_STAGE_CGROUP, "%.700s; and %.700s", msg, e2->message);
+	if (e2->hint[0])
+		nsb_error_hint(e, "%s", e2->hint);
+}
+
+/* Try the parent of the own cgroup UP (a heap copy of it, made here); 0 and
+ * ret_parent when it can hold the run. */
+static int __attribute__((noinline))
+try_beside(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_where *w,
+	   const char *const names[], char *ret_parent, size_t size, struct nsb_error *e, int r)
+{
+	_cleanup_free_ char *up = strdup(w->own);
+	struct nsb_error e2 = {0};
+
+	if (!up)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "own cgroup '%s'", w->own);
+	nsb_cgroup_dirname(up);
+	if (strncmp(up, w->mnt, strlen(w->mnt)))
+		return r;
+	r = check_parent(o, up, names, &e2);
+	if (r < 0) {
+		/* Say both: the own cgroup is busy, and why its parent fails. */
+		if (e)
+			explain_both(e, &e2);
+		return r;
+	}
+	if (ret_parent)
+		snprintf(ret_parent, size, "%s", up);
+	return 0;
+}
+
+/*
+ * Choose the parent: --cgroup-parent, else the own cgroup, else (when the own
+ * cgroup holds processes, as every systemd scope does) its parent, so the run
+ * becomes a sibling leaf.  ret_parent is written only on success (and not
+ * at all when NULL).
+ */
 static int choose_parent(const struct nsb_cgroup_opts *o, const char *const names[],
 			 char *ret_parent, size_t size, struct nsb_error *e)
 {
-	struct nsb_cgroup_where local = {.valid = false};
-	struct nsb_cgroup_where *w = o && o->where ? o->where : &local;
+	_cleanup_free_ struct nsb_cgroup_where *local = NULL;
+	struct nsb_cgroup_where *w = o ? o->where : NULL;
 	int r;
 
+	if (!w) {
+		/* No cache given (tests): a throwaway one, on the heap. */
+		w = local = calloc(1, sizeof(*local));
+		if (!local)
+			return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP,
+					     "locate the cgroup2 mount");
+	}
 	if (!w->valid) {
 		r = locate(o, w, e);
 		if (r < 0)
@@ -203,48 +261,32 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 		if (strlen(o->parent) >= size)
 			return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_CGROUP,
 					      "--cgroup-parent too long");
-		strcpy(ret_parent, o->parent);
+		if (ret_parent)
+			strcpy(ret_parent, o->parent);
 		return 0;
 	}
 
 	r = check_parent(o, w->own, names, e);
 	if (r == 0 || !strcmp(w->own, w->mnt)) {
-		if (r == 0)
+		if (r == 0 && ret_parent)
 			snprintf(ret_parent, size, "%s", w->own);
 		return r;
 	}
 	/* Own cgroup is not usable, typically a leaf with processes (every
 	 * systemd scope is one): try beside it. */
-	char up[PATH_MAX];
-	snprintf(up, sizeof(up), "%s", w->own);
-	nsb_cgroup_dirname(up);
-	if (strncmp(up, w->mnt, strlen(w->mnt)))
-		return r;
-	struct nsb_error e2 = {0};
-	r = check_parent(o, up, names, &e2);
-	if (r < 0) {
-		/* Say both: the own cgroup is busy, and why its parent fails. */
-		if (e) {
-			char msg[NSB_ERR_MESSAGE_MAX];
-			snprintf(msg, sizeof(msg), "%s", e->message);
-			nsb_error_setx(e, -e2.err, NSB_STAGE_CGROUP, "%.700s; and %.700s", msg,
-				       e2.message);
-			if (e2.hint[0])
-				nsb_error_hint(e, "%s", e2.hint);
-		}
-		return r;
-	}
-	snprintf(ret_parent, size, "%s", up);
-	return 0;
+	return try_beside(o, w, names, ret_parent, size, e, r);
 }
 
 int nsb_cgroup_place(const struct nsb_cgroup_opts *o, const char *const controllers[],
 		     struct nsb_cgroup_place *ret, struct nsb_error *e)
 {
-	struct nsb_cgroup_place pl = {.clean_stale = o && o->clean_stale};
-	int r = choose_parent(o, controllers, pl.parent, sizeof(pl.parent), e);
+	/* Straight into *ret (no 4 KiB copy on the stack): choose_parent
+	 * writes the parent only when it succeeds. */
+	int r = choose_parent(o, controllers, ret ? ret->parent : NULL,
+			      ret ? sizeof(ret->parent) : PATH_MAX, e);
 	if (r < 0)
 		return r;
-	*ret = pl;
+	if (ret)
+		ret->clean_stale = o && o->clean_stale;
 	return 0;
 }

@@ -54,22 +54,25 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 	const struct nsb_config *cfg = run->cfg;
 	struct nsb_facts *facts = &run->facts;
 	const char *home = getenv("HOME");
-	char cwd[PATH_MAX];
+	_cleanup_free_ char *cwd = NULL;
 
 	facts->uid = getuid();
 	facts->gid = getgid();
 	facts->environ = environ;
 
-	if (!getcwd(cwd, sizeof(cwd)) || !realpath(cwd, run->cwd_real))
+	/* Each real path malloc'd to size: no PATH_MAX buffers in the frame
+	 * or in the run (a page each, touched on every launch). */
+	cwd = getcwd(NULL, 0);
+	if (!cwd || !(run->cwd_real = realpath(cwd, NULL)))
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
 				     "resolve the current directory");
 	facts->cwd = run->cwd_real;
-	if (home && *home && realpath(home, run->home_real))
+	if (home && *home && (run->home_real = realpath(home, NULL)))
 		facts->home = run->home_real;
 
 	if (cfg->project) {
 		struct stat st;
-		if (!realpath(cfg->project, run->project_real)) {
+		if (!(run->project_real = realpath(cfg->project, NULL))) {
 			nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "--project '%s'",
 				      cfg->project);
 			return nsb_error_hint(e, "the path is relative to '%s'", run->cwd_real);
@@ -80,16 +83,20 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 		facts->project_real = run->project_real;
 	}
 
+	if (cfg->n_mounts && !(run->mount_real = calloc(cfg->n_mounts, sizeof(char *))))
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "resolve the mount sources");
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const struct nsb_mount_arg *m = &cfg->mounts[i];
 		const char *opt = m->kind == NSB_MOUNT_RO ? "--ro" : "--rw";
-		char src[NSB_MAX_PATH + 1];
+		_cleanup_free_ char *src = NULL;
 		struct stat st;
 
 		if (m->kind == NSB_MOUNT_TMPFS)
 			continue;
-		snprintf(src, sizeof(src), "%.*s", (int)m->src_len, m->src);
-		if (!realpath(src, run->mount_real[i])) {
+		src = strndup(m->src, m->src_len);
+		if (!src)
+			return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "%s", opt);
+		if (!(run->mount_real[i] = realpath(src, NULL))) {
 			int r = nsb_negerrno();
 			nsb_error_set(e, r, NSB_STAGE_USAGE, "%s '%s'", opt, src);
 			if (r == -ENOENT)
@@ -172,9 +179,8 @@ static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *w
 	struct nsb_cgroup_opts cgo = {.parent = run->cfg->cgroup_parent, .where = &run->cg_where};
 	const char *need[] = {"pids", NULL};
 	struct nsb_error pids_why = {0};
-	struct nsb_cgroup_place pids_place;
 
-	if (nsb_cgroup_place(&cgo, need, &pids_place, &pids_why) < 0)
+	if (nsb_cgroup_place(&cgo, need, NULL, &pids_why) < 0)
 		snprintf(run->pids_fallback_why, sizeof(run->pids_fallback_why), "%s",
 			 pids_why.message);
 	else
@@ -227,11 +233,9 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 	if (cg_ok && !cfg->pids) {
 		need[n++] = "pids";
 		need[n] = NULL;
-		struct nsb_cgroup_place with_pids;
-		/* No error asked: nothing says why, so none is explained. */
-		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &with_pids, NULL) == 0;
-		if (h->cgroup_pids)
-			run->cg_place = with_pids;
+		/* No error asked: nothing says why, so none is explained.  A
+		 * failure leaves cg_place as it was. */
+		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &run->cg_place, NULL) == 0;
 	}
 	h->uid = getuid();
 	h->nproc_hard = UINT64_MAX;
@@ -596,4 +600,12 @@ void nsb_run_destroy(struct nsb_run *run)
 	free(run->cap_out.data);
 	free(run->cap_err.data);
 	run->cap_out = run->cap_err = (struct nsb_captured){0};
+	for (size_t i = 0; run->mount_real && i < run->cfg->n_mounts; i++)
+		free(run->mount_real[i]);
+	free(run->mount_real);
+	free(run->cwd_real);
+	free(run->home_real);
+	free(run->project_real);
+	run->mount_real = NULL;
+	run->cwd_real = run->home_real = run->project_real = NULL;
 }

@@ -27,8 +27,9 @@ struct nsb_run {
 
 	/* prepare */
 	struct nsb_facts facts;
-	char cwd_real[PATH_MAX], home_real[PATH_MAX], project_real[PATH_MAX];
-	char mount_real[NSB_MAX_MOUNTS][PATH_MAX]; /* facts.mount_src_real points here */
+	/* malloc'd by realpath, freed by nsb_run_destroy; facts points here */
+	char *cwd_real, *home_real, *project_real;
+	char **mount_real; /* one per config mount (NULL for tmpfs), allocated to size */
 	struct nsb_plan plan;
 	struct nsb_bpf bpf; /* compiled once, here; plan.seccomp points here */
 	struct nsb_front front;

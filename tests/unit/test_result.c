@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -633,6 +634,109 @@ Test(result, capture_at_the_cap_still_fits, .timeout = 120)
 	free(json);
 	free(out);
 	free(err);
+}
+
+/* What nsb_result_write puts in a file, and whether it equals the record
+ * nsb_result_to_json builds in memory. */
+static void expect_written_as_built(const struct nsb_result *r, const char *what)
+{
+	_cleanup_free_ char *want = NULL, *got = NULL;
+	size_t want_len = 0;
+	int fd = memfd_create("record", MFD_CLOEXEC);
+
+	cr_assert(ge(int, fd, 0));
+	cr_assert(eq(int, nsb_result_to_json(r, &want, &want_len), 0), "%s", what);
+	cr_assert(eq(int, nsb_result_write(fd, r), 0), "%s", what);
+	off_t end = lseek(fd, 0, SEEK_END);
+	cr_assert(eq(sz, (size_t)end, want_len), "%s: length", what);
+	got = malloc(want_len + 1);
+	cr_assert(not(eq(ptr, got, NULL)));
+	cr_assert(eq(sz, (size_t)pread(fd, got, want_len, 0), want_len));
+	cr_expect(eq(int, memcmp(got, want, want_len), 0), "%s: the streamed record differs", what);
+	close(fd);
+}
+
+/*
+ * Large captured output is written as a stream, chunk by chunk, never
+ * escaped into one buffer: the bytes must be those of the record built in
+ * memory, whatever the data (invalid UTF-8 and sequences across chunk
+ * boundaries included), and cut the same way when it would not fit.
+ */
+Test(result, streamed_capture_is_byte_for_byte_the_record, .timeout = 240)
+{
+	static const char *const pieces[] = {
+		"plain text ",
+		"\n",
+		"\x01",
+		"\"",
+		"\\",
+		"\xc3\xa9",
+		"\xe2\x82\xac",
+		"\xf0\x9f\x98\x80",
+		"\xc3",
+		"\xe2\x82",
+		"\xf0\x9f\x98",
+		"\x80",
+		"\xbf\xbf\xbf\xbf\xbf",
+		"\xed\xa0\x80",
+		"\xc0\xaf",
+		"\xf5",
+		"\xff",
+		"\x7f",
+	};
+	size_t n = 3u << 20;
+	char *out = malloc(n), *err = malloc(n / 3);
+	unsigned seed = 11;
+	struct nsb_result r;
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(not(eq(ptr, err, NULL)));
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < n;) {
+			seed = seed * 1103515245u + 12345u;
+			const char *p = pieces[(seed >> 16) % ARRAY_SIZE(pieces)];
+			size_t l = strlen(p) ? strlen(p) : 1;
+			for (size_t k = 0; k < l && i < n; k++)
+				out[i++] = p[k];
+		}
+		/* round 1: only continuation bytes (no safe cut but every 4th);
+		 * round 2: ASCII with one sequence across each chunk boundary */
+		if (round == 1)
+			memset(out, 0x80, n);
+		if (round == 2)
+			for (size_t b = 256u << 10; b + 2 < n; b += 256u << 10)
+				memcpy(out + b - 1, "\xe2\x82\xac", 3);
+		memcpy(err, out + 7, n / 3);
+
+		nsb_result_init(&r);
+		r.status = NSB_STATUS_EXITED;
+		r.captured = true;
+		r.stdout_data = out;
+		r.stdout_len = n - (size_t)round;
+		r.stderr_data = err;
+		r.stderr_len = n / 3;
+		expect_written_as_built(&r, "mixed");
+		r.stdout_data = NULL;
+		r.stdout_len = 0;
+		expect_written_as_built(&r, "no stdout");
+	}
+	free(out);
+	free(err);
+
+	/* Too large once escaped: cut, in the same rounds, to the same bytes. */
+	n = 24u << 20;
+	out = malloc(n);
+	cr_assert(not(eq(ptr, out, NULL)));
+	memset(out, '\x01', n);
+	nsb_result_init(&r);
+	r.status = NSB_STATUS_EXITED;
+	r.captured = true;
+	r.stdout_data = out;
+	r.stdout_len = n;
+	r.stderr_data = "warning\n";
+	r.stderr_len = 8;
+	expect_written_as_built(&r, "cut");
+	free(out);
 }
 
 /* ---- enforced.stdio ---- */
