@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* mount: run by init, before pivot_root: the new root, every bind, /proc, /dev and /tmp. */
+/* mount: run by init, before pivot_root: the new root, every bind and /tmp (/proc, /dev: mount_special). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -12,34 +12,9 @@
 #include <unistd.h>
 
 #include "sandbox/mount.h"
+#include "sandbox/mount_ctx.h"
 #include "sandbox/mount_dest.h"
 #include "base/util.h"
-
-/* Where the new root is assembled before pivot_root.  Every source has been
- * cloned by then, so hiding the host's /tmp under it costs nothing. */
-#define STAGING_DIR "/tmp"
-
-static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
-
-/*
- * procfs entries that show the host kernel's memory, keyrings, timers and
- * allocator state: covered, each by an empty read-only file (or an empty
- * read-only directory), what the OCI runtimes mask and more.  Whatever the
- * host kernel lacks is skipped: it has nothing there to leak.
- */
-static const struct {
-	const char *name;
-	bool dir; /* its type on every kernel seen; another is found by the mount */
-} proc_masked[] = {
-	{"kcore", false},	{"keys", false},	 {"key-users", false},
-	{"timer_list", false},	{"sched_debug", false},	 {"slabinfo", false},
-	{"vmallocinfo", false}, {"kpageflags", false},	 {"kpagecount", false},
-	{"kpagecgroup", false}, {"pagetypeinfo", false}, {"latency_stats", false},
-	{"config.gz", false},	{"acpi", true},		 {"scsi", true},
-};
-
-/* Descriptors whose close waits for the next batch (close_runs). */
-#define DEFER_MAX 64
 
 struct prepared {
 	int tree_fd;	   /* detached clone of the source, or -1 */
@@ -48,20 +23,6 @@ struct prepared {
 	bool type_checked; /* is_dir comes from fstat of the clone */
 	bool is_link;
 	char *link; /* the link's target, owned (init's heap stays small) */
-};
-
-struct mount_ctx {
-	const struct nsb_plan *plan;
-	struct prepared *prep; /* one per plan op */
-	int dev_fds[ARRAY_SIZE(dev_nodes)];
-	int mask_fd;		   /* read-only tmpfs holding "file" and "dir", both empty */
-	int root_fd;		   /* the new root's mount */
-	struct nsb_dest_walk walk; /* finds the mount points beneath root_fd */
-	/* The leading read-only binds: made read-only, nosuid and nodev by one
-	 * recursive call on the root once all are attached, not one each. */
-	size_t ro_prefix;
-	int defer[DEFER_MAX];
-	size_t n_defer;
 };
 
 static int cmp_fd(const void *a, const void *b)
@@ -99,7 +60,7 @@ static void flush_deferred(struct mount_ctx *c)
 /* Close fd with the next batch: a mount point or an attached tree is not
  * used again, and its number is not reused meanwhile.  A full batch is
  * closed at once, so fd must be one no longer used. */
-static void defer_close(struct mount_ctx *c, int fd)
+void defer_close(struct mount_ctx *c, int fd)
 {
 	if (fd < 0)
 		return;
@@ -108,7 +69,7 @@ static void defer_close(struct mount_ctx *c, int fd)
 	c->defer[c->n_defer++] = fd;
 }
 
-static int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
+int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
 {
 	struct mount_attr attr = {.attr_set = set};
 	if (mount_setattr(fd, path, flags, &attr, sizeof(attr)) < 0)
@@ -116,7 +77,7 @@ static int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
 	return 0;
 }
 
-static int mount_err(struct nsb_error *e, int r, const char *what, const char *path)
+int mount_err(struct nsb_error *e, int r, const char *what, const char *path)
 {
 	return nsb_error_set(e, r, NSB_STAGE_MOUNT, "%s '%s'", what, path);
 }
@@ -156,8 +117,7 @@ static int attach_at(struct mount_ctx *c, int tree_fd, const char *dest, bool is
 	return 0;
 }
 
-static int attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir,
-		  struct nsb_error *e)
+int attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir, struct nsb_error *e)
 {
 	return attach_at(c, tree_fd, dest, is_dir, NULL, e);
 }
@@ -196,8 +156,8 @@ static int attach_bind(struct mount_ctx *c, struct prepared *pr, const char *des
 }
 
 /* A new, detached filesystem instance with the given options. */
-static int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
-		  const char *dest, struct nsb_error *e)
+int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
+	   const char *dest, struct nsb_error *e)
 {
 	_cleanup_close_ int fs = fsopen(type, FSOPEN_CLOEXEC);
 	int mnt;
@@ -223,8 +183,8 @@ static int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, 
 	return mnt;
 }
 
-static int new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs,
-		     const char *dest, struct nsb_error *e)
+int new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs, const char *dest,
+	      struct nsb_error *e)
 {
 	char sz[32], md[16];
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
@@ -232,20 +192,6 @@ static int new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned
 	/* 01777 is tmpfs's own default mode: no call to set it. */
 	const char *kv[] = {"size", sz, mode == 01777 ? NULL : "mode", md, NULL};
 	return new_fs(c, "tmpfs", kv, attrs, dest, e);
-}
-
-/* Clone the host's device nodes (null, zero, ...) for the new /dev (made
- * read-only there, with /dev: setup_dev). */
-static int prepare_devices(struct mount_ctx *c, struct nsb_error *e)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
-		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-		if (c->dev_fds[i] < 0)
-			return mount_err(e, nsb_negerrno(), "bind device", path);
-	}
-	return 0;
 }
 
 /* A system path that may be missing (skipped) or a symlink (kept as a link,
@@ -331,234 +277,6 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 					 op->src);
 	}
 	return prepare_devices(c, e);
-}
-
-/*
- * The source of every mask: a tiny tmpfs with an empty file and an empty
- * directory, read-only before anything is cloned from it.  open_tree can
- * clone only from a mount that is attached (before Linux 6.15), so it is
- * attached at the staging directory, under the new root that is stacked on
- * it next; it leaves with the old root at pivot_root.
- */
-static int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
-{
-	int r;
-
-	/* Never seen itself (only its two entries are): the defaults do. */
-	c->mask_fd = new_fs(c, "tmpfs", NULL,
-			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, "/proc", e);
-	if (c->mask_fd < 0)
-		return c->mask_fd;
-	if (mkdirat(c->mask_fd, "dir", 0555) < 0)
-		return mount_err(e, nsb_negerrno(), "create the empty directory for", "/proc");
-	/* mknodat leaves no file open for writing, which would keep the
-	 * mount from being made read-only. */
-	if (mknodat(c->mask_fd, "file", S_IFREG | 0444, 0) < 0)
-		return mount_err(e, nsb_negerrno(), "create the empty file for", "/proc");
-	r = set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
-	if (r < 0)
-		return nsb_error_set(e, r, NSB_STAGE_MOUNT, "make the masks of '/proc' read-only");
-	if (move_mount(c->mask_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
-				     "attach the masks of /proc at '%s'", STAGING_DIR);
-	return 0;
-}
-
-/*
- * Cover each /proc/NAME with an empty read-only file or directory of its own
- * type.  Reading it gives nothing, opening it for writing fails (mode 0444
- * or 0555 on a read-only mount), and the payload, holding no capability,
- * cannot unmount the cover; in a nested user namespace the kernel locks it
- * to the mounts beneath, and refuses a new procfs because of it.
- *
- * Each cover is a clone of the mask source's entry, which is read-only,
- * nosuid, nodev and noexec already: the clone has its flags.  The move
- * itself finds what this kernel has: ENOENT for an entry it lacks (the
- * clone, still detached, serves the next one), ENOTDIR or EINVAL for one of
- * the other type (the clone of the other type is tried).
- */
-static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
-{
-	int t[2] = {-1, -1}; /* a detached clone of "file" and of "dir" */
-	int r = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(proc_masked) && r == 0; i++) {
-		const char *name = proc_masked[i].name;
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%s", name);
-		for (int try = 0; try < 2; try++) {
-			int k = proc_masked[i].dir ^ try;
-			if (t[k] < 0)
-				t[k] = open_tree(c->mask_fd, k ? "dir" : "file",
-						 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-			if (t[k] < 0) {
-				r = mount_err(e, nsb_negerrno(), "mask", path);
-				break;
-			}
-			if (move_mount(t[k], "", proc, name, MOVE_MOUNT_F_EMPTY_PATH) == 0) {
-				defer_close(c, TAKE_FD(t[k]));
-				break;
-			}
-			if (errno == ENOENT)
-				break; /* not on this kernel: nothing to leak */
-			/* Another type: ENOTDIR, or EINVAL on recent kernels. */
-			if ((errno != ENOTDIR && errno != EINVAL) || try == 1) {
-				r = mount_err(e, nsb_negerrno(), "mask", path);
-				break;
-			}
-		}
-	}
-	/*
-	 * A clone left detached would be dissolved when its fd closes, and
-	 * that waits for an RCU grace period (milliseconds on a busy host):
-	 * it is stacked on the mask source instead, which leaves with the
-	 * old root (one such wait for all).
-	 */
-	for (int k = 0; k < 2; k++) {
-		if (t[k] >= 0 && r == 0 &&
-		    move_mount(t[k], "", c->mask_fd, k ? "dir" : "file", MOVE_MOUNT_F_EMPTY_PATH) <
-			    0)
-			r = mount_err(e, nsb_negerrno(), "put away the spare mask of", "/proc");
-		defer_close(c, t[k]);
-	}
-	return r;
-}
-
-static int fill_proc(struct mount_ctx *c, int proc, const struct nsb_mount_op *op,
-		     struct nsb_error *e)
-{
-	/* Writable or revealing parts of procfs: made read-only in place. */
-	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
-	int r = attach(c, proc, op->dest, true, e);
-
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < ARRAY_SIZE(ro_paths); i++) {
-		_cleanup_close_ int t = open_tree(
-			proc, ro_paths[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
-		char path[64];
-
-		snprintf(path, sizeof(path), "/proc/%s", ro_paths[i]);
-		if (t < 0) {
-			if (errno == ENOENT)
-				continue; /* not every kernel has every entry */
-			return mount_err(e, nsb_negerrno(), "protect", path);
-		}
-		r = set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
-			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-				     MOUNT_ATTR_NOEXEC);
-		if (r < 0)
-			return mount_err(e, r, "make read-only", path);
-		if (move_mount(t, "", proc, ro_paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
-			return mount_err(e, nsb_negerrno(), "make read-only", path);
-		defer_close(c, TAKE_FD(t));
-	}
-	return mask_proc(c, proc, e);
-}
-
-/* Every fd is closed with a batch only once it is no longer used. */
-static int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
-{
-	int proc = new_fs(c, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-			  op->dest, e);
-	int r;
-
-	if (proc < 0)
-		return proc;
-	r = fill_proc(c, proc, op, e);
-	defer_close(c, proc);
-	return r;
-}
-
-/* Attach mnt at dev/name, made by setup_dev: /dev is a tmpfs of init's
- * own, where nothing else runs, so the one name is a lookup that meets no
- * link. */
-static int dev_attach(struct mount_ctx *c, int dev, int mnt, const char *name, struct nsb_error *e)
-{
-	if (move_mount(mnt, "", dev, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
-				     "attach mount at '/dev/%s'", name);
-	defer_close(c, mnt);
-	return 0;
-}
-
-static int fill_dev(struct mount_ctx *c, int dev, const struct nsb_mount_op *op,
-		    struct nsb_error *e)
-{
-	static const char *const links[][2] = {
-		{"fd", "/proc/self/fd"},       {"stdin", "/proc/self/fd/0"},
-		{"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
-		{"ptmx", "pts/ptmx"},
-	};
-	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
-	int pts, shm;
-	int r = attach(c, dev, op->dest, true, e);
-
-	if (r < 0)
-		return r;
-
-	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
-		if (mknodat(dev, dev_nodes[i], S_IFREG | 0444, 0) < 0)
-			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
-					     "create mount point '/dev/%s'", dev_nodes[i]);
-		r = dev_attach(c, dev, c->dev_fds[i], dev_nodes[i], e);
-		if (r < 0)
-			return r;
-		c->dev_fds[i] = -1; /* closed with the batch */
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
-		if (symlinkat(links[i][1], dev, links[i][0]) < 0)
-			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
-					     "create link '/dev/%s'", links[i][0]);
-	if (mkdirat(dev, "pts", 0755) < 0 || mkdirat(dev, "shm", 0755) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
-				     "create mount point in '/dev'");
-
-	/*
-	 * Nothing may be added to /dev once it is built, and the nodes are
-	 * the host's own inodes: read-only, so that their mode, owner and
-	 * times cannot change (chmod 000 /dev/null would reach the host's).
-	 * Reading and writing a device on a read-only mount still works;
-	 * nodev is left off so that it opens at all.  One recursive call
-	 * covers /dev and its nodes, before devpts and /dev/shm are stacked
-	 * on their directories (a mount point needs no write access).
-	 */
-	r = set_attr(dev, "", AT_EMPTY_PATH | AT_RECURSIVE,
-		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
-	if (r < 0)
-		return mount_err(e, r, "make read-only", "/dev");
-
-	/* A private devpts: the host's terminals are not reachable. */
-	pts = new_fs(c, "devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
-	if (pts < 0)
-		return pts;
-	r = dev_attach(c, dev, pts, "pts", e);
-	if (r < 0) {
-		close(pts);
-		return r;
-	}
-
-	shm = new_tmpfs(c, op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
-	if (shm < 0)
-		return shm;
-	r = dev_attach(c, dev, shm, "shm", e);
-	if (r < 0)
-		close(shm);
-	return r;
-}
-
-/* Every fd is closed with a batch only once it is no longer used. */
-static int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
-{
-	int dev = new_tmpfs(c, 64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
-	int r;
-
-	if (dev < 0)
-		return dev;
-	r = fill_dev(c, dev, op, e);
-	defer_close(c, dev);
-	return r;
 }
 
 static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
