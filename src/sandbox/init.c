@@ -432,7 +432,7 @@ static int init_lock_down(const struct nsb_plan *p, int slave, struct nsb_error 
 	 * syscall evaluate the program twice (and strict profiles rightly
 	 * refuse seccomp() itself).  When the profile asks for it, the same
 	 * call first puts on the small unmapped-ids program the supervisor
-	 * built from the mapped ids (filter.c says why it is separate).
+	 * built from the mapped ids (seccomp/ids.c says why it is separate).
 	 * nsbox's own openat2 (mount.c) has run by now: the shipped profiles
 	 * answer it ENOSYS.
 	 */

@@ -94,7 +94,7 @@ struct nsb_profile {
 	bool has_badarch; /* false: the compiler's built-in choice */
 	struct nsb_action badarch_action;
 	/* `unmapped-ids ACTION`: chown and set*id calls naming an id other
-	 * than the caller's own (or -1) get this action (filter.c builds the
+	 * than the caller's own (or -1) get this action (ids.c builds the
 	 * filter from the caller's ids).  false: no such filter. */
 	bool has_unmapped_ids;
 	struct nsb_action unmapped_ids_action;
