@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The sandbox side, from clone to execve: init (pid 1) and the payload it forks.  Init, payload. */
+/* init: run by pid 1 of the sandbox from clone until it exits: attach, hide, build, lock down, start the payload, wait. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -24,8 +21,7 @@
 #include "sandbox/init.h"
 #include "sandbox/mount.h"
 #include "sandbox/net.h"
-#include "sandbox/rlimits.h"
-#include "base/path_search.h"
+#include "sandbox/payload.h"
 #include "seccomp/filter.h"
 #include "base/sigforward.h"
 #include "base/util.h"
@@ -33,7 +29,7 @@
 extern char **environ;
 
 /* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
-static int close_all_except(const int *keep, size_t n)
+int nsb_init_close_all_except(const int *keep, size_t n)
 {
 	int sorted[8];
 	unsigned lo = 3;
@@ -68,7 +64,7 @@ static void send_error(int fd, const struct nsb_error *e)
 	while (n < 0 && errno == EINTR);
 }
 
-_noreturn_ static void fail(const struct nsb_init_args *a, const struct nsb_error *e, int code)
+_noreturn_ void nsb_init_fail(const struct nsb_init_args *a, const struct nsb_error *e, int code)
 {
 	send_error(a->err_wr, e);
 	_exit(code);
@@ -143,55 +139,6 @@ static int scrub_cmdline(struct nsb_error *e)
 }
 
 /*
- * Find the command in the sandbox's view with the sandbox's PATH, like
- * execvp, but tell "not found" (127) from "found, not executable" (126).
- */
-/* A candidate of the PATH search, judged in the sandbox's view: a file that
- * is not a directory, executable or not (126 rather than 127). */
-static int probe_executable(void *ud, const char *candidate)
-{
-	struct stat st;
-
-	(void)ud;
-	if (stat(candidate, &st) < 0 || S_ISDIR(st.st_mode))
-		return NSB_PATH_ABSENT;
-	return access(candidate, X_OK) == 0 ? NSB_PATH_EXEC : NSB_PATH_NOEXEC;
-}
-
-static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,
-			   struct nsb_error *e)
-{
-	const char *name = p->argv[0];
-	const char *path = nsb_env_get(p->envp, "PATH", 4);
-	struct stat st;
-	int r;
-
-	if (strchr(name, '/')) {
-		if (stat(name, &st) < 0)
-			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_RESOLVE,
-					     "command '%s' not found inside the sandbox", name);
-		if (nsb_snprintf(out, out_size, "%s", name) < 0)
-			return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_RESOLVE,
-					      "command name too long");
-		return 0;
-	}
-	if (strlen(name) > NAME_MAX)
-		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_RESOLVE,
-				      "command name '%.64s...' is too long", name);
-
-	r = nsb_path_search(path, name, probe_executable, NULL, out, out_size);
-	if (r == 0)
-		return 0;
-	if (r == -EACCES)
-		return nsb_error_setx(e, -EACCES, NSB_STAGE_EXEC,
-				      "command '%s' found inside the sandbox but not executable",
-				      name);
-	return nsb_error_setx(e, -ENOENT, NSB_STAGE_RESOLVE,
-			      "command '%s' not found inside the sandbox (PATH=%s)", name,
-			      path ? path : "");
-}
-
-/*
  * The payload's terminal, from the sandbox's own devpts: the master goes to
  * the supervisor (which relays it to the caller's terminal), the slave
  * becomes init's controlling terminal so that the payload, in init's session,
@@ -232,106 +179,6 @@ static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_er
 	return 0;
 }
 
-/* Put the payload's stdio in place: pumped pipes, the pty, reopened nodes. */
-static int setup_stdio(const struct nsb_init_args *a, int slave, struct nsb_error *e)
-{
-	const struct nsb_stdio *st = a->stdio;
-	int pumped[3] = {a->stdin_rd, a->stdout_wr, a->stderr_wr};
-
-	for (int fd = 0; fd < 3; fd++) {
-		int src = -1;
-		_cleanup_close_ int opened = -1;
-
-		if (st->how[fd] == NSB_STDIO_CLOSED)
-			close(fd); /* the caller's closed fd, held by /dev/null until here */
-		else if (st->how[fd] == NSB_STDIO_PTY)
-			src = slave;
-		else if (st->how[fd] == NSB_STDIO_PIPE)
-			src = pumped[fd];
-		else if (st->how[fd] == NSB_STDIO_REOPEN) {
-			opened = open(st->reopen[fd], st->reopen_flags[fd] | O_NOCTTY | O_CLOEXEC);
-			if (opened < 0)
-				return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_FDS,
-						     "open '%s' as fd %d", st->reopen[fd], fd);
-			src = opened;
-		}
-		if (src >= 0 && dup2(src, fd) < 0)
-			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_FDS,
-					     "connect fd %d to the supervisor", fd);
-	}
-	return 0;
-}
-
-_noreturn_ static void payload_main(const struct nsb_init_args *a, int slave)
-{
-	const struct nsb_plan *p = a->plan;
-	struct nsb_error e = {0};
-	char path[NSB_MAX_PATH + 1];
-	sigset_t none;
-	int r;
-
-	if (slave >= 0) {
-		/* The payload leads the pty's foreground process group, in
-		 * init's session: ^C and ^Z on the terminal reach it, and a
-		 * shell inside does job control as usual.  SIGTTOU is blocked
-		 * for the switch (we are not in the foreground yet). */
-		sigset_t ttou;
-		sigemptyset(&ttou);
-		sigaddset(&ttou, SIGTTOU);
-		sigprocmask(SIG_BLOCK, &ttou, NULL);
-		if (setpgid(0, 0) < 0 || tcsetpgrp(slave, getpid()) < 0) {
-			nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_SESSION,
-				      "make the payload the terminal's foreground");
-			fail(a, &e, NSB_EXIT_NSBOX);
-		}
-	}
-
-	/* Restore what init changed: default dispositions, nothing blocked. */
-	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
-		signal(nsb_forwarded_signals[i], SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	/* A new session: no controlling terminal to inject keystrokes into
-	 * (with a pty: the sandbox's own terminal, set up above). */
-	if (slave < 0 && setsid() < 0) {
-		nsb_error_set(&e, nsb_negerrno(), NSB_STAGE_SESSION, "start a new session");
-		fail(a, &e, NSB_EXIT_NSBOX);
-	}
-
-	/* stdio through the supervisor's pumps or the pty (never a host inode). */
-	r = setup_stdio(a, slave, &e);
-	if (r < 0)
-		fail(a, &e, NSB_EXIT_NSBOX);
-
-	/* Only stdin, stdout, stderr and the (CLOEXEC) error pipe survive. */
-	r = close_all_except(&a->err_wr, 1);
-	if (r < 0) {
-		nsb_error_set(&e, r, NSB_STAGE_FDS, "close inherited file descriptors");
-		fail(a, &e, NSB_EXIT_NSBOX);
-	}
-
-	r = resolve_command(p, path, sizeof(path), &e);
-	if (r < 0)
-		fail(a, &e, e.stage == NSB_STAGE_RESOLVE ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
-
-	/* Fallback limits: nothing above may trip over them. */
-	r = nsb_limits_apply_rlimits(&p->limits, &e);
-	if (r < 0)
-		fail(a, &e, NSB_EXIT_NSBOX);
-
-	execve(path, p->argv, p->envp);
-	r = nsb_negerrno();
-	nsb_error_set(&e, r, NSB_STAGE_EXEC, "execute '%s'", path);
-	if (r == -ENOENT)
-		nsb_error_hint(
-			&e,
-			"the file exists but its interpreter or dynamic loader is missing inside the sandbox; bind it with --ro");
-	fail(a, &e, r == -ENOENT ? NSB_EXIT_NOTFOUND : NSB_EXIT_NOEXEC);
-}
-
 static int exit_code_of(int status)
 {
 	if (WIFEXITED(status))
@@ -360,10 +207,10 @@ static void init_attach(const struct nsb_init_args *a)
 		_exit(NSB_EXIT_NSBOX);
 
 	/* The result fd, and anything else the caller leaked, never enters. */
-	r = close_all_except(keep, ARRAY_SIZE(keep));
+	r = nsb_init_close_all_except(keep, ARRAY_SIZE(keep));
 	if (r < 0) {
 		nsb_error_set(&e, r, NSB_STAGE_FDS, "close inherited file descriptors");
-		fail(a, &e, NSB_EXIT_NSBOX);
+		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	}
 
 	/* Wait for the uid/gid maps.  EOF means the supervisor is gone or gave
@@ -535,79 +382,6 @@ _noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t p
 	}
 }
 
-struct payload_start {
-	const struct nsb_init_args *a;
-	int sfd, slave;
-};
-
-/* The payload's first steps: init's signalfd and status pipe stay with init. */
-_noreturn_ static int payload_enter(void *arg)
-{
-	const struct payload_start *ps = arg;
-
-	close(ps->sfd);
-	close(ps->a->status_wr);
-	payload_main(ps->a, ps->slave);
-}
-
-/* The payload's stack while it shares init's memory (payload_main and the
- * PATH search need a few KiB), above one guard page. */
-#define PAYLOAD_STACK (256 * 1024)
-
-/* AddressSanitizer cannot follow the switch to that stack (it warns on the
- * payload's stderr at every noreturn call): sanitized builds fork. */
-#if defined(__SANITIZE_ADDRESS__)
-#define PAYLOAD_VFORK 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PAYLOAD_VFORK 0
-#endif
-#endif
-#ifndef PAYLOAD_VFORK
-#define PAYLOAD_VFORK 1
-#endif
-
-/*
- * Start the payload vfork-style: clone(CLONE_VM | CLONE_VFORK) on a stack of
- * its own, so that init's memory (a copy of the supervisor's) is neither
- * copied once more nor faulted in again copy-on-write by both processes;
- * init sleeps until the payload's execve or _exit.  The payload changes
- * only its own stack and what is its own without CLONE_FILES and
- * CLONE_SIGHAND (descriptors, dispositions, mask, session, rlimits); the
- * filter already on init covers it from its first instruction, as after
- * fork.  A profile that refuses clone with CLONE_VM gets a plain fork.
- * Returns the payload's pid or -errno.
- */
-static pid_t start_payload(const struct nsb_init_args *a, int sfd, int slave)
-{
-	struct payload_start ps = {.a = a, .sfd = sfd, .slave = slave};
-	long page = sysconf(_SC_PAGESIZE);
-	size_t guard = page > 0 ? (size_t)page : 4096;
-	pid_t pid;
-
-	char *stack = PAYLOAD_VFORK
-			      ? mmap(NULL, PAYLOAD_STACK + guard, PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0)
-			      : MAP_FAILED;
-	if (stack != MAP_FAILED && mprotect(stack, guard, PROT_NONE) == 0) {
-		pid = clone(payload_enter, stack + guard + PAYLOAD_STACK,
-			    CLONE_VM | CLONE_VFORK | SIGCHLD, &ps);
-		/* Back from the payload's execve or exit: its stack is free. */
-		munmap(stack, PAYLOAD_STACK + guard);
-		if (pid > 0)
-			return pid;
-	} else if (stack != MAP_FAILED) {
-		munmap(stack, PAYLOAD_STACK + guard);
-	}
-
-	pid = fork();
-	if (pid < 0)
-		return nsb_negerrno();
-	if (pid == 0)
-		payload_enter(&ps);
-	return pid;
-}
-
 _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
@@ -617,15 +391,15 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	init_attach(a);
 	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 ||
 	    init_lock_down(a->plan, slave, &e) < 0)
-		fail(a, &e, NSB_EXIT_NSBOX);
+		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	sfd = init_signals(&e);
 	if (sfd < 0)
-		fail(a, &e, NSB_EXIT_NSBOX);
+		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 
-	payload = start_payload(a, sfd, slave);
+	payload = nsb_payload_start(a, sfd, slave);
 	if (payload < 0) {
 		nsb_error_set(&e, payload, NSB_STAGE_INIT, "fork the payload");
-		fail(a, &e, NSB_EXIT_NSBOX);
+		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	}
 	init_let_go(a, slave);
 	init_wait(a, sfd, payload);
