@@ -317,6 +317,7 @@ lint: lint-cppcheck lint-tidy
 	shellcheck $(SCRIPTS)
 	bash tests/check-layers.sh
 	bash tests/check-funclen.sh
+	bash tests/check-filelen.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)

@@ -60,7 +60,7 @@ static void flush_deferred(struct mount_ctx *c)
 /* Close fd with the next batch: a mount point or an attached tree is not
  * used again, and its number is not reused meanwhile.  A full batch is
  * closed at once, so fd must be one no longer used. */
-void defer_close(struct mount_ctx *c, int fd)
+void mnt_defer_close(struct mount_ctx *c, int fd)
 {
 	if (fd < 0)
 		return;
@@ -69,7 +69,7 @@ void defer_close(struct mount_ctx *c, int fd)
 	c->defer[c->n_defer++] = fd;
 }
 
-int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
+int mnt_set_attr(int fd, const char *path, unsigned flags, uint64_t set)
 {
 	struct mount_attr attr = {.attr_set = set};
 	if (mount_setattr(fd, path, flags, &attr, sizeof(attr)) < 0)
@@ -77,7 +77,7 @@ int set_attr(int fd, const char *path, unsigned flags, uint64_t set)
 	return 0;
 }
 
-int mount_err(struct nsb_error *e, int r, const char *what, const char *path)
+int mnt_mount_err(struct nsb_error *e, int r, const char *what, const char *path)
 {
 	return nsb_error_set(e, r, NSB_STAGE_MOUNT, "%s '%s'", what, path);
 }
@@ -97,11 +97,11 @@ static int attach_at(struct mount_ctx *c, int tree_fd, const char *dest, bool is
 				*created = true;
 			if (move_mount(tree_fd, "", c->root_fd, dest + 1, MOVE_MOUNT_F_EMPTY_PATH) <
 			    0)
-				return mount_err(e, nsb_negerrno(), "attach mount at", dest);
+				return mnt_mount_err(e, nsb_negerrno(), "attach mount at", dest);
 			return 0;
 		}
 		if (errno != EEXIST)
-			return mount_err(e, nsb_negerrno(), "create mount point", dest);
+			return mnt_mount_err(e, nsb_negerrno(), "create mount point", dest);
 	}
 	int dfd = nsb_dest_open(&c->walk, dest, is_dir, created, e);
 	if (dfd < 0)
@@ -110,14 +110,14 @@ static int attach_at(struct mount_ctx *c, int tree_fd, const char *dest, bool is
 	    0) {
 		int r = nsb_negerrno();
 		close(dfd);
-		return mount_err(e, r, "attach mount at", dest);
+		return mnt_mount_err(e, r, "attach mount at", dest);
 	}
-	defer_close(c, dfd);
+	mnt_defer_close(c, dfd);
 	nsb_dest_covered(&c->walk, dest);
 	return 0;
 }
 
-int attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir, struct nsb_error *e)
+int mnt_attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir, struct nsb_error *e)
 {
 	return attach_at(c, tree_fd, dest, is_dir, NULL, e);
 }
@@ -147,17 +147,17 @@ static int attach_bind(struct mount_ctx *c, struct prepared *pr, const char *des
 			return r;
 		// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
 		if (unlinkat(parent, name, pr->is_dir ? AT_REMOVEDIR : 0) < 0)
-			return mount_err(e, nsb_negerrno(), "remove mount point", dest);
+			return mnt_mount_err(e, nsb_negerrno(), "remove mount point", dest);
 	}
 	nsb_error_clear(e);
 	pr->is_dir = S_ISDIR(st.st_mode);
 	pr->type_checked = true;
-	return attach(c, pr->tree_fd, dest, pr->is_dir, e);
+	return mnt_attach(c, pr->tree_fd, dest, pr->is_dir, e);
 }
 
 /* A new, detached filesystem instance with the given options. */
-int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
-	   const char *dest, struct nsb_error *e)
+int mnt_new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
+	       const char *dest, struct nsb_error *e)
 {
 	_cleanup_close_ int fs = fsopen(type, FSOPEN_CLOEXEC);
 	int mnt;
@@ -179,19 +179,19 @@ int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigne
 	if (mnt < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT, "mount %s for '%s'", type,
 				     dest);
-	defer_close(c, TAKE_FD(fs));
+	mnt_defer_close(c, TAKE_FD(fs));
 	return mnt;
 }
 
-int new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs, const char *dest,
-	      struct nsb_error *e)
+int mnt_new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs,
+		  const char *dest, struct nsb_error *e)
 {
 	char sz[32], md[16];
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	snprintf(md, sizeof(md), "%o", mode);
 	/* 01777 is tmpfs's own default mode: no call to set it. */
 	const char *kv[] = {"size", sz, mode == 01777 ? NULL : "mode", md, NULL};
-	return new_fs(c, "tmpfs", kv, attrs, dest, e);
+	return mnt_new_fs(c, "tmpfs", kv, attrs, dest, e);
 }
 
 /* A system path that may be missing (skipped) or a symlink (kept as a link,
@@ -212,11 +212,11 @@ static int prepare_syslink(const struct nsb_mount_op *op, struct prepared *pr, s
 			pr->is_dir = true;
 			return 0;
 		}
-		return mount_err(e, nsb_negerrno(), "read link", op->src);
+		return mnt_mount_err(e, nsb_negerrno(), "read link", op->src);
 	}
 	pr->link = strndup(link, (size_t)n);
 	if (!pr->link)
-		return mount_err(e, -ENOMEM, "read link", op->src);
+		return mnt_mount_err(e, -ENOMEM, "read link", op->src);
 	pr->is_link = true;
 	return 0;
 }
@@ -270,13 +270,13 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 		uint64_t set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 		if (op->readonly)
 			set |= MOUNT_ATTR_RDONLY;
-		r = set_attr(pr->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set);
+		r = mnt_set_attr(pr->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set);
 		if (r < 0)
-			return mount_err(e, r,
-					 op->readonly ? "make read-only" : "set nosuid,nodev on",
-					 op->src);
+			return mnt_mount_err(
+				e, r, op->readonly ? "make read-only" : "set nosuid,nodev on",
+				op->src);
 	}
-	return prepare_devices(c, e);
+	return mnt_prepare_devices(c, e);
 }
 
 static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
@@ -297,8 +297,8 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 			/* The root's own entries (/bin, /lib64, ...) need no walk. */
 			if (op->dest[0] == '/' && op->dest[1] && !strchr(op->dest + 1, '/')) {
 				if (symlinkat(pr->link, c->root_fd, op->dest + 1) < 0)
-					return mount_err(e, nsb_negerrno(), "create link",
-							 op->dest);
+					return mnt_mount_err(e, nsb_negerrno(), "create link",
+							     op->dest);
 				return 0;
 			}
 			r = nsb_dest_parent(c->root_fd, op->dest, &parent, &name, e);
@@ -307,25 +307,25 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 			/* nsb_dest_parent sets name whenever it returns >= 0 */
 			// NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker)
 			if (symlinkat(pr->link, parent, name) < 0)
-				return mount_err(e, nsb_negerrno(), "create link", op->dest);
+				return mnt_mount_err(e, nsb_negerrno(), "create link", op->dest);
 			return 0;
 		}
 		return attach_bind(c, pr, op->dest, e);
 	case NSB_OP_BIND:
 		return attach_bind(c, pr, op->dest, e);
 	case NSB_OP_TMPFS: {
-		int t = new_tmpfs(c, op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
-				  op->dest, e);
+		int t = mnt_new_tmpfs(c, op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
+				      op->dest, e);
 		if (t < 0)
 			return t;
-		int r = attach(c, t, op->dest, true, e);
-		defer_close(c, t);
+		int r = mnt_attach(c, t, op->dest, true, e);
+		mnt_defer_close(c, t);
 		return r;
 	}
 	case NSB_OP_PROC:
-		return setup_proc(c, op, e);
+		return mnt_setup_proc(c, op, e);
 	case NSB_OP_DEV:
-		return setup_dev(c, op, e);
+		return mnt_setup_dev(c, op, e);
 	}
 	return nsb_error_setx(e, -EINVAL, NSB_STAGE_MOUNT, "unknown mount operation for '%s'",
 			      op->dest);
@@ -355,8 +355,8 @@ static int switch_root(struct mount_ctx *c, struct nsb_error *e)
 	if (chdir("/") < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PIVOT_ROOT, "enter '/'");
 	/* Only now, with every mount point in place, is / made read-only. */
-	int r = set_attr(AT_FDCWD, "/", 0,
-			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	int r = mnt_set_attr(AT_FDCWD, "/", 0,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_PIVOT_ROOT, "make '/' read-only");
 	return 0;
@@ -416,8 +416,8 @@ static size_t count_ro_prefix(const struct nsb_plan *p)
 static int seal_ro_prefix(struct mount_ctx *c, struct nsb_error *e)
 {
 	struct mount_attr clr = {.attr_clr = MOUNT_ATTR_RDONLY};
-	int r = set_attr(c->root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
-			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	int r = mnt_set_attr(c->root_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_MOUNT, "make the system view read-only");
@@ -453,14 +453,14 @@ int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
 	if (r < 0)
 		goto out;
 
-	c.root_fd = new_tmpfs(&c, 1 << 20, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/", e);
+	c.root_fd = mnt_new_tmpfs(&c, 1 << 20, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/", e);
 	c.walk.root_fd = c.root_fd;
 	if (c.root_fd < 0) {
 		r = c.root_fd;
 		goto out;
 	}
 	/* Beneath the new root, which is stacked on it at once. */
-	r = make_mask_source(&c, e);
+	r = mnt_make_mask_source(&c, e);
 	if (r < 0)
 		goto out;
 	if (move_mount(c.root_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0) {

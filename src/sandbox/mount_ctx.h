@@ -41,17 +41,18 @@ struct mount_ctx {
 };
 
 /* mount.c */
-void defer_close(struct mount_ctx *c, int fd);
-int set_attr(int fd, const char *path, unsigned flags, uint64_t set);
-int mount_err(struct nsb_error *e, int r, const char *what, const char *path);
-int attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir, struct nsb_error *e);
-int new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
-	   const char *dest, struct nsb_error *e);
-int new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs, const char *dest,
-	      struct nsb_error *e);
+void mnt_defer_close(struct mount_ctx *c, int fd);
+int mnt_set_attr(int fd, const char *path, unsigned flags, uint64_t set);
+int mnt_mount_err(struct nsb_error *e, int r, const char *what, const char *path);
+int mnt_attach(struct mount_ctx *c, int tree_fd, const char *dest, bool is_dir,
+	       struct nsb_error *e);
+int mnt_new_fs(struct mount_ctx *c, const char *type, const char *const *kv, unsigned attrs,
+	       const char *dest, struct nsb_error *e);
+int mnt_new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs,
+		  const char *dest, struct nsb_error *e);
 
 /* mount_special.c */
-int prepare_devices(struct mount_ctx *c, struct nsb_error *e);
-int make_mask_source(struct mount_ctx *c, struct nsb_error *e);
-int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e);
-int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e);
+int mnt_prepare_devices(struct mount_ctx *c, struct nsb_error *e);
+int mnt_make_mask_source(struct mount_ctx *c, struct nsb_error *e);
+int mnt_setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e);
+int mnt_setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e);

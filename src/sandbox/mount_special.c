@@ -29,14 +29,14 @@ static const struct {
 
 /* Clone the host's device nodes (null, zero, ...) for the new /dev (made
  * read-only there, with /dev: setup_dev). */
-int prepare_devices(struct mount_ctx *c, struct nsb_error *e)
+int mnt_prepare_devices(struct mount_ctx *c, struct nsb_error *e)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
 		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 		if (c->dev_fds[i] < 0)
-			return mount_err(e, nsb_negerrno(), "bind device", path);
+			return mnt_mount_err(e, nsb_negerrno(), "bind device", path);
 	}
 	return 0;
 }
@@ -48,22 +48,23 @@ int prepare_devices(struct mount_ctx *c, struct nsb_error *e)
  * attached at the staging directory, under the new root that is stacked on
  * it next; it leaves with the old root at pivot_root.
  */
-int make_mask_source(struct mount_ctx *c, struct nsb_error *e)
+int mnt_make_mask_source(struct mount_ctx *c, struct nsb_error *e)
 {
 	int r;
 
 	/* Never seen itself (only its two entries are): the defaults do. */
-	c->mask_fd = new_fs(c, "tmpfs", NULL,
-			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, "/proc", e);
+	c->mask_fd =
+		mnt_new_fs(c, "tmpfs", NULL,
+			   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, "/proc", e);
 	if (c->mask_fd < 0)
 		return c->mask_fd;
 	if (mkdirat(c->mask_fd, "dir", 0555) < 0)
-		return mount_err(e, nsb_negerrno(), "create the empty directory for", "/proc");
+		return mnt_mount_err(e, nsb_negerrno(), "create the empty directory for", "/proc");
 	/* mknodat leaves no file open for writing, which would keep the
 	 * mount from being made read-only. */
 	if (mknodat(c->mask_fd, "file", S_IFREG | 0444, 0) < 0)
-		return mount_err(e, nsb_negerrno(), "create the empty file for", "/proc");
-	r = set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
+		return mnt_mount_err(e, nsb_negerrno(), "create the empty file for", "/proc");
+	r = mnt_set_attr(c->mask_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_MOUNT, "make the masks of '/proc' read-only");
 	if (move_mount(c->mask_fd, "", AT_FDCWD, STAGING_DIR, MOVE_MOUNT_F_EMPTY_PATH) < 0)
@@ -101,18 +102,18 @@ static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 				t[k] = open_tree(c->mask_fd, k ? "dir" : "file",
 						 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 			if (t[k] < 0) {
-				r = mount_err(e, nsb_negerrno(), "mask", path);
+				r = mnt_mount_err(e, nsb_negerrno(), "mask", path);
 				break;
 			}
 			if (move_mount(t[k], "", proc, name, MOVE_MOUNT_F_EMPTY_PATH) == 0) {
-				defer_close(c, TAKE_FD(t[k]));
+				mnt_defer_close(c, TAKE_FD(t[k]));
 				break;
 			}
 			if (errno == ENOENT)
 				break; /* not on this kernel: nothing to leak */
 			/* Another type: ENOTDIR, or EINVAL on recent kernels. */
 			if ((errno != ENOTDIR && errno != EINVAL) || try == 1) {
-				r = mount_err(e, nsb_negerrno(), "mask", path);
+				r = mnt_mount_err(e, nsb_negerrno(), "mask", path);
 				break;
 			}
 		}
@@ -127,8 +128,8 @@ static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 		if (t[k] >= 0 && r == 0 &&
 		    move_mount(t[k], "", c->mask_fd, k ? "dir" : "file", MOVE_MOUNT_F_EMPTY_PATH) <
 			    0)
-			r = mount_err(e, nsb_negerrno(), "put away the spare mask of", "/proc");
-		defer_close(c, t[k]);
+			r = mnt_mount_err(e, nsb_negerrno(), "put away the spare mask of", "/proc");
+		mnt_defer_close(c, t[k]);
 	}
 	return r;
 }
@@ -138,7 +139,7 @@ static int fill_proc(struct mount_ctx *c, int proc, const struct nsb_mount_op *o
 {
 	/* Writable or revealing parts of procfs: made read-only in place. */
 	static const char *const ro_paths[] = {"sys", "sysrq-trigger", "irq", "bus"};
-	int r = attach(c, proc, op->dest, true, e);
+	int r = mnt_attach(c, proc, op->dest, true, e);
 
 	if (r < 0)
 		return r;
@@ -151,31 +152,32 @@ static int fill_proc(struct mount_ctx *c, int proc, const struct nsb_mount_op *o
 		if (t < 0) {
 			if (errno == ENOENT)
 				continue; /* not every kernel has every entry */
-			return mount_err(e, nsb_negerrno(), "protect", path);
+			return mnt_mount_err(e, nsb_negerrno(), "protect", path);
 		}
-		r = set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
-			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-				     MOUNT_ATTR_NOEXEC);
+		r = mnt_set_attr(t, "", AT_EMPTY_PATH | AT_RECURSIVE,
+				 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					 MOUNT_ATTR_NOEXEC);
 		if (r < 0)
-			return mount_err(e, r, "make read-only", path);
+			return mnt_mount_err(e, r, "make read-only", path);
 		if (move_mount(t, "", proc, ro_paths[i], MOVE_MOUNT_F_EMPTY_PATH) < 0)
-			return mount_err(e, nsb_negerrno(), "make read-only", path);
-		defer_close(c, TAKE_FD(t));
+			return mnt_mount_err(e, nsb_negerrno(), "make read-only", path);
+		mnt_defer_close(c, TAKE_FD(t));
 	}
 	return mask_proc(c, proc, e);
 }
 
 /* Every fd is closed with a batch only once it is no longer used. */
-int setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+int mnt_setup_proc(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
 {
-	int proc = new_fs(c, "proc", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
-			  op->dest, e);
+	int proc =
+		mnt_new_fs(c, "proc", NULL,
+			   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, op->dest, e);
 	int r;
 
 	if (proc < 0)
 		return proc;
 	r = fill_proc(c, proc, op, e);
-	defer_close(c, proc);
+	mnt_defer_close(c, proc);
 	return r;
 }
 
@@ -187,7 +189,7 @@ static int dev_attach(struct mount_ctx *c, int dev, int mnt, const char *name, s
 	if (move_mount(mnt, "", dev, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
 				     "attach mount at '/dev/%s'", name);
-	defer_close(c, mnt);
+	mnt_defer_close(c, mnt);
 	return 0;
 }
 
@@ -201,7 +203,7 @@ static int fill_dev(struct mount_ctx *c, int dev, const struct nsb_mount_op *op,
 	};
 	const char *pts_opts[] = {"newinstance", NULL, "ptmxmode", "0666", "mode", "0620", NULL};
 	int pts, shm;
-	int r = attach(c, dev, op->dest, true, e);
+	int r = mnt_attach(c, dev, op->dest, true, e);
 
 	if (r < 0)
 		return r;
@@ -232,13 +234,14 @@ static int fill_dev(struct mount_ctx *c, int dev, const struct nsb_mount_op *op,
 	 * covers /dev and its nodes, before devpts and /dev/shm are stacked
 	 * on their directories (a mount point needs no write access).
 	 */
-	r = set_attr(dev, "", AT_EMPTY_PATH | AT_RECURSIVE,
-		     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+	r = mnt_set_attr(dev, "", AT_EMPTY_PATH | AT_RECURSIVE,
+			 MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
 	if (r < 0)
-		return mount_err(e, r, "make read-only", "/dev");
+		return mnt_mount_err(e, r, "make read-only", "/dev");
 
 	/* A private devpts: the host's terminals are not reachable. */
-	pts = new_fs(c, "devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts", e);
+	pts = mnt_new_fs(c, "devpts", pts_opts, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "/dev/pts",
+			 e);
 	if (pts < 0)
 		return pts;
 	r = dev_attach(c, dev, pts, "pts", e);
@@ -247,7 +250,8 @@ static int fill_dev(struct mount_ctx *c, int dev, const struct nsb_mount_op *op,
 		return r;
 	}
 
-	shm = new_tmpfs(c, op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm", e);
+	shm = mnt_new_tmpfs(c, op->size, 01777, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, "/dev/shm",
+			    e);
 	if (shm < 0)
 		return shm;
 	r = dev_attach(c, dev, shm, "shm", e);
@@ -257,14 +261,15 @@ static int fill_dev(struct mount_ctx *c, int dev, const struct nsb_mount_op *op,
 }
 
 /* Every fd is closed with a batch only once it is no longer used. */
-int setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+int mnt_setup_dev(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
 {
-	int dev = new_tmpfs(c, 64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest, e);
+	int dev = mnt_new_tmpfs(c, 64 << 10, 0755, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, op->dest,
+				e);
 	int r;
 
 	if (dev < 0)
 		return dev;
 	r = fill_dev(c, dev, op, e);
-	defer_close(c, dev);
+	mnt_defer_close(c, dev);
 	return r;
 }
