@@ -239,16 +239,23 @@ static int init_hide(struct nsb_error *e)
 static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
 {
 	const struct nsb_plan *p = a->plan;
+	struct nsb_net_job net;
 	int r;
 
+	/* The network namespace is made meanwhile (net.h says how). */
+	if (!p->share_net)
+		nsb_net_start(&net);
 	r = nsb_mount_setup(p, e);
+	if (!p->share_net) {
+		/* Joined on every path: the job owns descriptors.  The mounts'
+		 * error, if any, is the one reported. */
+		struct nsb_error ignored = {0};
+		int rn = nsb_net_enter(&net, r < 0 ? &ignored : e);
+		if (r == 0)
+			r = rn;
+	}
 	if (r < 0)
 		return r;
-	if (!p->share_net) {
-		r = nsb_net_lo_up(e);
-		if (r < 0)
-			return r;
-	}
 	if (sethostname(p->hostname, strlen(p->hostname)) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_HOSTNAME, "set hostname '%s'",
 				     p->hostname);

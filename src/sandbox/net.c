@@ -5,16 +5,23 @@
  * kernel rather than assumed from a successful sendto().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h> /* IFF_UP */
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "base/util.h"
 #include "sandbox/net.h"
 
 #define LO_NAME "lo"
@@ -96,4 +103,100 @@ int nsb_net_lo_up(struct nsb_error *e)
 		if (r == MNL_CB_STOP)
 			return 0;
 	}
+}
+
+/* The job itself: a new namespace for the calling thread, lo up, an fd. */
+static void net_job(struct nsb_net_job *j)
+{
+	if (unshare(CLONE_NEWNET) < 0) {
+		j->err = nsb_error_set(&j->e, nsb_negerrno(), NSB_STAGE_NET,
+				       "create the network namespace");
+		return;
+	}
+	j->err = nsb_net_lo_up(&j->e);
+	if (j->err < 0 || !j->threaded)
+		return; /* inline: init is in it already */
+	/* Through the caller's /proc, before the sandbox has its own: a
+	 * thread may always read its own namespace links. */
+	j->fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (j->fd < 0)
+		j->err = nsb_error_set(&j->e, nsb_negerrno(), NSB_STAGE_NET,
+				       "open the new network namespace");
+}
+
+static void *net_thread(void *arg)
+{
+	struct nsb_net_job *j = arg;
+
+	j->tid = gettid();
+	net_job(j);
+	return NULL;
+}
+
+void nsb_net_start(struct nsb_net_job *j)
+{
+	pthread_attr_t attr;
+
+	*j = (struct nsb_net_job){.last_pid_fd = -1, .fd = -1};
+	j->last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	/* A small stack: the job needs lo_up's buffer and libmnl, no more. */
+	if (j->last_pid_fd >= 0 && pthread_attr_init(&attr) == 0) {
+		if (pthread_attr_setstacksize(&attr, 128u << 10) == 0)
+			j->threaded = pthread_create(&j->thread, &attr, net_thread, j) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (!j->threaded) {
+		if (j->last_pid_fd >= 0)
+			close(j->last_pid_fd);
+		j->last_pid_fd = -1;
+		net_job(j);
+	}
+}
+
+/* Free the thread's pid for the payload: wait until the kernel has released
+ * the thread (a join returns a little earlier), then make the pid the next
+ * one handed out. */
+static int give_back_pid(struct nsb_net_job *j, struct nsb_error *e)
+{
+	char buf[24];
+	int n, tries = 0;
+
+	while (syscall(SYS_tgkill, getpid(), j->tid, 0) == 0) {
+		if (++tries > 100000)
+			return nsb_error_setx(e, -ETIMEDOUT, NSB_STAGE_NET,
+					      "the network thread (pid %d) does not go away",
+					      (int)j->tid);
+		sched_yield();
+	}
+	if (errno != ESRCH)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "wait for the network thread");
+	n = snprintf(buf, sizeof(buf), "%d", (int)j->tid - 1);
+	if (pwrite(j->last_pid_fd, buf, (size_t)n, 0) != n)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "give pid %d back to the payload (ns_last_pid)", (int)j->tid);
+	return 0;
+}
+
+int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
+{
+	int r = 0;
+
+	if (j->threaded) {
+		r = -pthread_join(j->thread, NULL);
+		j->threaded = false;
+		if (r < 0)
+			r = nsb_error_set(e, r, NSB_STAGE_NET, "wait for the network thread");
+		else if (j->err < 0)
+			r = (*e = j->e, j->err);
+		else
+			r = give_back_pid(j, e);
+	} else if (j->err < 0) {
+		r = (*e = j->e, j->err);
+	}
+	if (r == 0 && j->fd >= 0 && setns(j->fd, CLONE_NEWNET) < 0)
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "enter the network namespace");
+	nsb_closep(&j->fd);
+	nsb_closep(&j->last_pid_fd);
+	return r;
 }

@@ -5,6 +5,10 @@
  */
 #pragma once
 
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
 #include "base/error.h"
 
 /*
@@ -14,3 +18,39 @@
  * -errno; the kernel's own netlink error is the one reported (stage "net").
  */
 int nsb_net_lo_up(struct nsb_error *e);
+
+/*
+ * The sandbox's network namespace, made on a thread of init beside the
+ * mounts: creating a network namespace is the dearest single step of a
+ * launch and it does not touch the mount table, so a second CPU does it
+ * meanwhile.  init is cloned without CLONE_NEWNET; the thread unshares a new
+ * one (owned by the sandbox's user namespace, like init's own would be),
+ * brings its loopback up and opens it; nsb_net_enter() joins the thread and
+ * moves init into it before the payload is forked.  init's main thread
+ * opens nothing while it is still in the caller's namespace.
+ *
+ * The thread takes a pid inside the sandbox; the payload must still be pid
+ * 2 (DESIGN), so nsb_net_enter() waits until that pid is free again and
+ * winds the namespace's ns_last_pid back, which init may do while it holds
+ * CAP_SYS_ADMIN there.  When ns_last_pid cannot be opened at the start (no
+ * CONFIG_CHECKPOINT_RESTORE, no /proc) or no thread can be had, the job
+ * runs inline instead, as before: slower, never different.
+ */
+struct nsb_net_job {
+	pthread_t thread;
+	bool threaded;	 /* a thread runs the job; else it ran inline */
+	pid_t tid;	 /* the thread's pid inside the sandbox */
+	int last_pid_fd; /* /proc/sys/kernel/ns_last_pid, opened for writing */
+	int fd;		 /* the new namespace (nsfs), -1 until made */
+	int err;	 /* 0 or -errno, with e */
+	struct nsb_error e;
+};
+
+/* Start the job.  Never fails by itself: an error waits for enter. */
+void nsb_net_start(struct nsb_net_job *j);
+
+/*
+ * Wait for the job, enter its namespace and free the thread's pid for the
+ * payload.  0 or -errno (stage "net").  Releases everything j holds.
+ */
+int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e);

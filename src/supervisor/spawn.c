@@ -344,14 +344,13 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	      struct nsb_sandbox *sb, struct nsb_error *e)
 {
 	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	/* No CLONE_NEWNET: init makes the network namespace on a thread,
+	 * beside the mounts (sandbox/net.h). */
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
 			 CLONE_NEWCGROUP;
 	int pidfd = -1, r;
 	bool used_clone3 = false;
 	pid_t pid;
-
-	if (!plan->share_net)
-		flags |= CLONE_NEWNET;
 
 	r = open_channels(stdio, &ch, e);
 	if (r < 0)

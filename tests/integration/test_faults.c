@@ -215,6 +215,10 @@ ParameterizedTestParameters(faults, inject)
 		{"mount_setattr:error=EPERM:when=3", "mount", "read-only"},
 		{"pivot_root:error=EPERM", "pivot_root", "new root"},
 		{"socket:error=EPERM", "net", "loopback"},
+		/* init's network thread (sandbox/net.h), and without it */
+		{"unshare:error=EPERM", "net", "network namespace"},
+		{"setns:error=EINVAL", "net", "enter the network namespace"},
+		{"open:/ns_last_pid", "", ""},
 		{"capset:error=EPERM", "caps", "capabilit"},
 		{"seccomp:error=EPERM", "seccomp", "seccomp"},
 		{"sethostname:error=EPERM", "hostname", "hostname"},

@@ -37,6 +37,8 @@ NSB_ITEST(network, only_loopback_exists_and_it_is_up)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ifaces"), "lo");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "iface.lo"), "up");
+	/* Made inside the sandbox's user namespace, not the host's. */
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "netns.owner"), "own");
 	itest_run_close(&r);
 }
 

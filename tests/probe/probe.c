@@ -12,6 +12,7 @@
  * and the probe must not depend on what it is probing.
  */
 #include <arpa/inet.h>
+#include <linux/nsfs.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -231,8 +232,27 @@ static int cmd_hostname(void)
 
 /* Interfaces of this network namespace (/proc/net/dev follows the reader's
  * namespace) with their IFF_UP state from SIOCGIFFLAGS. */
+/* Whether this network namespace belongs to our own user namespace (a
+ * namespace made by the sandbox) or to another (the host's). */
+static void print_netns_owner(void)
+{
+	struct stat own, owner;
+	int ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	int uns = ns >= 0 ? ioctl(ns, NS_GET_USERNS) : -1;
+
+	if (uns < 0 || fstat(uns, &owner) < 0 || stat("/proc/self/ns/user", &own) < 0)
+		printf("netns.owner=%s\n", errname(errno));
+	else
+		printf("netns.owner=%s\n", owner.st_ino == own.st_ino ? "own" : "other");
+	if (uns >= 0)
+		close(uns);
+	if (ns >= 0)
+		close(ns);
+}
+
 static int cmd_ifaces(void)
 {
+	print_netns_owner();
 	char line[512], names[4096] = "";
 	FILE *f = fopen("/proc/net/dev", "re");
 	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
