@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -345,8 +346,33 @@ static void init_let_go(const struct nsb_init_args *a, int slave)
 	}
 }
 
+/*
+ * The payload has ended: kill whatever it left (init is the one process
+ * kill(-1) spares), reap it all, then report the payload's exact status and
+ * the CPU time of everything reaped, and exit.  After the report nothing of
+ * the command runs any more (init.h).
+ */
+_noreturn_ static void finish(const struct nsb_init_args *a, int status)
+{
+	struct nsb_init_final fin = {.status = status};
+	struct rusage self, kids;
+	ssize_t w;
+
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	if (getrusage(RUSAGE_SELF, &self) == 0 && getrusage(RUSAGE_CHILDREN, &kids) == 0) {
+		timeradd(&self.ru_utime, &kids.ru_utime, &fin.utime);
+		timeradd(&self.ru_stime, &kids.ru_stime, &fin.stime);
+	}
+	do
+		w = write(a->status_wr, &fin, sizeof(fin));
+	while (w < 0 && errno == EINTR);
+	_exit(exit_code_of(status));
+}
+
 /* Reap everything (orphans are re-parented to us); on the payload's end,
- * report its exact status and exit, which kills whatever it left. */
+ * finish. */
 static void reap_children(const struct nsb_init_args *a, pid_t payload)
 {
 	for (;;) {
@@ -354,13 +380,8 @@ static void reap_children(const struct nsb_init_args *a, pid_t payload)
 		pid_t pid = waitpid(-1, &status, WNOHANG);
 		if (pid <= 0)
 			return;
-		if (pid == payload) {
-			ssize_t w;
-			do
-				w = write(a->status_wr, &status, sizeof(status));
-			while (w < 0 && errno == EINTR);
-			_exit(exit_code_of(status));
-		}
+		if (pid == payload)
+			finish(a, status);
 	}
 }
 

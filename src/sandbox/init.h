@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <sys/time.h>
+
 #include "base/macro.h"
 #include "core/plan.h"
 #include "core/stdio_plan.h"
@@ -17,12 +19,24 @@ struct nsb_init_args {
 	const struct nsb_plan *plan;
 	int sync_rd;   /* supervisor → init: one byte once the id maps are written */
 	int err_wr;    /* init/payload → supervisor: struct nsb_error, CLOEXEC */
-	int status_wr; /* init → supervisor: the payload's wait status (int) */
+	int status_wr; /* init → supervisor: struct nsb_init_final */
 	int stdout_wr; /* payload's stdout/stderr when the supervisor pumps them, else -1 */
 	int stderr_wr;
 	int stdin_rd; /* payload's stdin when the supervisor pumps it, else -1 */
 	int pty_wr;   /* init → supervisor: the pty master (SCM_RIGHTS), else -1 */
 	const struct nsb_stdio *stdio;
+};
+
+/*
+ * init's last word, one atomic write on status_wr, sent once the payload has
+ * ended and every other process of the sandbox has been killed and reaped:
+ * from then on nothing of the caller's command runs, and the supervisor
+ * need not wait for init's own exit (the kernel's teardown of the
+ * namespaces) unless it must remove a cgroup.
+ */
+struct nsb_init_final {
+	int status;		     /* the payload's wait status */
+	struct timeval utime, stime; /* init's and every reaped process's CPU time */
 };
 
 /* Runs in the child created by clone; never returns. */

@@ -191,6 +191,28 @@ static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *w
 				   why->message);
 }
 
+/* Whether anything on the command line needs the run's own cgroup. */
+static bool asked_cgroup(const struct nsb_config *cfg)
+{
+	return cfg->memory || (cfg->pids && cfg->pids != NSB_PIDS_UNLIMITED) || cfg->cpus_milli ||
+	       cfg->cgroup_parent || cfg->require_cgroup;
+}
+
+/*
+ * Without limits the run's cgroup is there to account (memory.peak,
+ * pids.peak) and pays for itself only where a controller does that: with
+ * neither memory nor pids available (a hybrid host whose controllers sit on
+ * cgroup v1), it would only cost a mkdir, a placement and an rmdir per run,
+ * and make nsbox wait for init's exit before the rmdir.  The PID namespace
+ * already kills everything at once.
+ */
+static bool can_account_memory(const struct nsb_cgroup_opts *cgo)
+{
+	static const char *const memory[] = {"memory", NULL};
+
+	return nsb_cgroup_place(cgo, memory, NULL, NULL) == 0;
+}
+
 /*
  * Choose the mechanism for each limit.  cgroup v2 first; the rlimit fallback
  * only where DESIGN allows it, announced on stderr and in the record.
@@ -238,6 +260,8 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 		 * failure leaves cg_place as it was. */
 		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &run->cg_place, NULL) == 0;
 	}
+	if (cg_ok && !asked_cgroup(cfg) && !h->cgroup_pids && !can_account_memory(&cgo))
+		cg_ok = h->cgroup_ok = false; /* a cgroup would account nothing */
 	h->uid = getuid();
 	h->nproc_hard = UINT64_MAX;
 	if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
@@ -401,6 +425,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.capture = cfg->capture,
 		.kill_all = run->cg.fd >= 0 ? kill_cgroup : NULL,
 		.kill_ud = &run->cg,
+		.early_exit = run->cg.fd < 0,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	nsb_sandbox_close(&run->sb);

@@ -45,11 +45,15 @@ struct sv {
 	size_t got;		    /* bytes of child_err read */
 	bool err_open;		    /* the error pipe may still say something */
 
-	bool reaped;	  /* init is gone: status and ru are final */
-	bool timed_out;	  /* the deadline fired: SIGTERM sent */
-	bool killed;	  /* the grace ran out too: SIGKILL sent */
-	int status;	  /* init's wait status */
-	struct rusage ru; /* init's and its descendants' CPU time */
+	struct nsb_init_final fin; /* init's final report, when final */
+	bool final;		   /* it arrived: the command and all it started are gone */
+	bool status_eof;	   /* init closed the status pipe without a report */
+	bool waited;		   /* init was reaped by wait4: status and ru are init's */
+	bool reaped;		   /* init is gone, or (early_exit) done: stop waiting for it */
+	bool timed_out;		   /* the deadline fired: SIGTERM sent */
+	bool killed;		   /* the grace ran out too: SIGKILL sent */
+	int status;		   /* init's wait status */
+	struct rusage ru;	   /* init's and its descendants' CPU time */
 };
 
 static void signal_init(struct nsb_sandbox *sb, int sig)
@@ -199,16 +203,37 @@ static int on_output(struct sv *v, struct nsb_outpump *s, struct nsb_error *e)
 	return 0;
 }
 
+/* init is gone or has nothing more to say: stop waiting for it. */
+static void done_with_init(struct sv *v)
+{
+	v->reaped = true;
+	/* Nobody left to read stdin. */
+	nsb_closep(&v->in.dst);
+	v->in.src = -1;
+}
+
+/* init's final report (one atomic write), or EOF when it died without. */
+static void read_final(struct sv *v)
+{
+	ssize_t n = read(v->sb->status_rd, &v->fin, sizeof(v->fin));
+
+	if (n == (ssize_t)sizeof(v->fin)) {
+		v->final = true;
+		if (v->o->early_exit && !v->reaped)
+			done_with_init(v);
+	} else if (n >= 0 || (errno != EINTR && errno != EAGAIN)) {
+		v->status_eof = true;
+	}
+}
+
 /* Without blocking: a pidfd or SIGCHLD may wake the loop for other children. */
 static int reap(struct sv *v, struct nsb_error *e)
 {
 	pid_t p = wait4(v->sb->pid, &v->status, WNOHANG, &v->ru);
 
 	if (p == v->sb->pid) {
-		v->reaped = true;
-		/* Nobody left to read stdin. */
-		nsb_closep(&v->in.dst);
-		v->in.src = -1;
+		v->waited = true;
+		done_with_init(v);
 	} else if (p < 0 && errno != EINTR) {
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "reap the sandbox");
 	}
@@ -261,7 +286,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 
 	while (!v->reaped || v->st[0].fd >= 0 || v->st[1].fd >= 0 || sb->pty_sock >= 0) {
 		struct nsb_inpump *in = &v->in;
-		struct pollfd pfd[9] = {
+		struct pollfd pfd[10] = {
 			{.fd = v->sfd, .events = POLLIN},
 			{.fd = v->err_open ? sb->err_rd : -1, .events = POLLIN},
 			{.fd = v->reaped ? -1 : sb->pidfd, .events = POLLIN},
@@ -272,6 +297,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 			{.fd = in->dst >= 0 && in->len == 0 && !in->wait_room ? in->src : -1,
 			 .events = POLLIN},
 			{.fd = in->len > 0 || in->wait_room ? in->dst : -1, .events = POLLOUT},
+			{.fd = v->final || v->status_eof ? -1 : sb->status_rd, .events = POLLIN},
 		};
 
 		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
@@ -295,6 +321,8 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 				if (r < 0)
 					return r;
 			}
+		if (pfd[9].revents)
+			read_final(v);
 		if (!v->reaped) {
 			r = reap(v, e);
 			if (r < 0)
@@ -309,8 +337,9 @@ static void fill_counts(const struct sv *v, struct nsb_result *res)
 {
 	const struct nsb_stdio *io = v->o->stdio;
 
-	res->cpu_user_ms = tv_ms(&v->ru.ru_utime);
-	res->cpu_sys_ms = tv_ms(&v->ru.ru_stime);
+	/* wait4's count includes init's own exit; the report, all else. */
+	res->cpu_user_ms = tv_ms(v->waited ? &v->ru.ru_utime : &v->fin.utime);
+	res->cpu_sys_ms = tv_ms(v->waited ? &v->ru.ru_stime : &v->fin.stime);
 	/* Counted wherever the stream passed through the supervisor (with a
 	 * pty, stdout and stderr are one stream: the terminal's, as stdout). */
 	if (io->how[1] == NSB_STDIO_PIPE || io->how[1] == NSB_STDIO_PTY) {
@@ -433,7 +462,6 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 		read_setup_error(&v);
 	/* The caller's terminal as it was, whatever ended the run. */
 	nsb_tty_restore(&v.tty);
-	fill_counts(&v, res);
 	nsb_closep(&v.sfd);
 	nsb_closep(&v.tfd);
 	free(v.buf);
@@ -441,10 +469,14 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	if (v.got == sizeof(v.child_err)) {
 		f.setup_error = &v.child_err;
 	} else {
-		/* The payload's own wait status, if init lived to send it. */
-		f.have_payload = read(sb->status_rd, &f.payload_status, sizeof(f.payload_status)) ==
-				 sizeof(f.payload_status);
+		/* The payload's own wait status, if init lived to send it
+		 * (init is gone or done: the read cannot block). */
+		if (!v.final && !v.status_eof)
+			read_final(&v);
+		f.have_payload = v.final;
+		f.payload_status = v.fin.status;
 	}
+	fill_counts(&v, res);
 	f.timed_out = v.timed_out;
 	f.killed = v.killed;
 	f.init_status = v.status;

@@ -25,6 +25,9 @@ struct nsb_supervise_opts {
 	void *kill_ud;
 	/* Which of the payload's streams are pumped, and the pty. */
 	const struct nsb_stdio *stdio;
+	/* Nothing to clean up after init (no cgroup): finish at init's final
+	 * report (sandbox/init.h) instead of waiting for its exit too. */
+	bool early_exit;
 };
 
 /* Signals the supervisor forwards; main blocks them (and SIGCHLD) before

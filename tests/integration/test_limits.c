@@ -662,3 +662,32 @@ ParameterizedTest(struct bad_value *b, limits, bad_values_are_usage_errors, .tim
 	cr_expect(access(itest_path(&itest_cur, "out/ran"), F_OK) != 0, "the payload ran");
 	itest_run_close(&r);
 }
+
+/*
+ * Without limits the run's own cgroup is made only where it accounts: a
+ * memory or pids peak in the record goes with a cgroup, and no peak with
+ * none (a hybrid host's unified tree has no controllers).  Asked for, with
+ * --require-cgroup, it is made even where it accounts nothing.
+ */
+NSB_ITEST(limits, an_unasked_cgroup_is_made_only_where_it_accounts)
+{
+	struct itest_run r;
+
+	ITEST_RUN(&r, "--", "./probe", "exit", "0");
+	ITEST_ASSERT_EXIT(&r, 0);
+	bool accounted = strcmp(itest_rec(&r, "resources.memory_peak_bytes"), "null") != 0 ||
+			 strcmp(itest_rec(&r, "resources.pids_peak"), "null") != 0;
+	if (accounted)
+		ITEST_EXPECT_NE_STR(&r, itest_rec(&r, "enforced.cgroup"), "null");
+	else
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.cgroup"), "null");
+	itest_run_close(&r);
+
+	if (accounted || as_user || access("/sys/fs/cgroup/unified/cgroup.procs", W_OK) != 0)
+		return;
+	ITEST_RUN(&r, "--require-cgroup", "--cgroup-parent", "/sys/fs/cgroup/unified", "--",
+		  "./probe", "exit", "0");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.cgroup.path"), "/sys/fs/cgroup/unified/");
+	itest_run_close(&r);
+}

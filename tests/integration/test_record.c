@@ -200,3 +200,18 @@ Test(record, harness_json_reader_finds_nested_values)
 	cr_expect(eq(int, itest_json_get(j, "nope", buf, sizeof(buf)), ITEST_JSON_MISSING));
 	cr_expect(eq(int, itest_json_get("{\"a\":", "a", buf, sizeof(buf)), ITEST_JSON_MISSING));
 }
+
+/* The CPU time in the record counts what the command's processes used, its
+ * children included, whether or not nsbox waits for init's own exit. */
+NSB_ITEST(record, cpu_time_counts_the_commands_children)
+{
+	struct itest_run r;
+
+	ITEST_RUN(&r, "--allow-inline-code", "--", "sh", "-c",
+		  "(i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done); exit 0");
+	ITEST_ASSERT_EXIT(&r, 0);
+	long ms = atol(itest_rec(&r, "resources.cpu_user_ms")) +
+		  atol(itest_rec(&r, "resources.cpu_sys_ms"));
+	cr_expect(ms >= 50, "cpu %ld ms for a 200000-step shell loop%s", ms, itest_ctx(&r));
+	itest_run_close(&r);
+}
