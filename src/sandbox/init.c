@@ -2,6 +2,7 @@
 /* init: run by pid 1 of the sandbox from clone until it exits: attach, hide, build, lock down, start the payload, wait. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "sandbox/caps.h"
+#include "sandbox/idmap.h"
 #include "base/exitcode.h"
 #include "base/fdpass.h"
 #include "sandbox/init.h"
@@ -191,14 +193,16 @@ static int exit_code_of(int status)
 
 /*
  * The supervisor's death kills the sandbox, inherited descriptors are gone,
- * and the uid/gid maps are written.  Failures here _exit(125) without a
- * report: the supervisor is gone or gave up, or the pipe is not ours yet.
+ * and the uid/gid maps are written.  Failures before the descriptors are
+ * sorted _exit(125) without a report: the supervisor is gone, or the pipe
+ * is not ours yet.
  */
 static void init_attach(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
 	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
 		      a->stderr_wr, a->stdin_rd, a->pty_wr};
+	struct pollfd alive = {.fd = a->status_wr, .events = POLLOUT};
 	char go;
 	int r;
 
@@ -213,10 +217,21 @@ static void init_attach(const struct nsb_init_args *a)
 		nsb_error_set(&e, r, NSB_STAGE_FDS, "close inherited file descriptors");
 		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	}
+	/* A supervisor that died before the prctl above sent no signal, but
+	 * its end of the status pipe is closed: POLLERR. */
+	if (poll(&alive, 1, 0) != 1 || (alive.revents & (POLLERR | POLLHUP | POLLNVAL)))
+		_exit(NSB_EXIT_NSBOX);
 
-	/* Wait for the uid/gid maps.  EOF means the supervisor is gone or gave
-	 * up (and also closes the PDEATHSIG race: it may have died before the
-	 * prctl above). */
+	/* Our own ids only, which needs no privilege outside (idmap.h); done
+	 * here rather than by the supervisor, nothing waits on a handshake. */
+	r = nsb_userns_write_maps(0, a->plan->uid, a->plan->gid, &e);
+	if (r < 0)
+		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
+
+	/* Only after the clone fallback: the supervisor must move init into
+	 * the run's cgroup before anything runs.  EOF means it gave up. */
+	if (a->sync_rd < 0)
+		return;
 	do
 		r = (int)read(a->sync_rd, &go, 1);
 	while (r < 0 && errno == EINTR);
@@ -228,8 +243,8 @@ static void init_attach(const struct nsb_init_args *a)
 /* Nothing of the host left readable in init's own /proc entries. */
 static int init_hide(struct nsb_error *e)
 {
-	/* Only after the maps are written: a non-dumpable child's /proc files
-	 * belong to root, and the supervisor had to open its uid_map. */
+	/* Only after the maps are written: a non-dumpable process's /proc
+	 * files belong to root, its own uid_map included. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "make init non-dumpable");
 	scrub_environment();

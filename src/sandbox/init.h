@@ -17,7 +17,8 @@
 
 struct nsb_init_args {
 	const struct nsb_plan *plan;
-	int sync_rd;   /* supervisor → init: one byte once the id maps are written */
+	int sync_rd;   /* supervisor → init: one byte once init is in the run's
+			* cgroup (clone fallback only), else -1 */
 	int err_wr;    /* init/payload → supervisor: struct nsb_error, CLOEXEC */
 	int status_wr; /* init → supervisor: struct nsb_init_final */
 	int stdout_wr; /* payload's stdout/stderr when the supervisor pumps them, else -1 */

@@ -10,7 +10,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -126,11 +125,17 @@ static void net_job(struct nsb_net_job *j)
 
 static void *net_thread(void *arg)
 {
-	struct nsb_net_job *j = arg;
-
-	j->tid = gettid();
-	net_job(j);
+	net_job(arg);
 	return NULL;
+}
+
+/* Where the namespace's next pid comes from: ns_last_pid + 1. */
+static int set_last_pid(int fd, int last)
+{
+	char buf[16];
+	int n = snprintf(buf, sizeof(buf), "%d", last);
+
+	return pwrite(fd, buf, (size_t)n, 0) == n ? 0 : nsb_negerrno();
 }
 
 void nsb_net_start(struct nsb_net_job *j)
@@ -138,44 +143,30 @@ void nsb_net_start(struct nsb_net_job *j)
 	pthread_attr_t attr;
 
 	*j = (struct nsb_net_job){.last_pid_fd = -1, .fd = -1};
+	/* The thread takes NSB_NET_THREAD_PID, never 2 (net.h). */
 	j->last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
-	/* A small stack: the job needs lo_up's buffer and libmnl, no more. */
-	if (j->last_pid_fd >= 0 && pthread_attr_init(&attr) == 0) {
-		if (pthread_attr_setstacksize(&attr, 128u << 10) == 0)
+	if (j->last_pid_fd >= 0 && set_last_pid(j->last_pid_fd, NSB_NET_THREAD_PID - 1) == 0 &&
+	    pthread_attr_init(&attr) == 0) {
+		/* A small stack without a guard page: the job needs lo_up's
+		 * buffer and libmnl, no more. */
+		if (pthread_attr_setstacksize(&attr, 128u << 10) == 0 &&
+		    pthread_attr_setguardsize(&attr, 0) == 0)
 			j->threaded = pthread_create(&j->thread, &attr, net_thread, j) == 0;
 		pthread_attr_destroy(&attr);
 	}
-	if (!j->threaded) {
-		if (j->last_pid_fd >= 0)
-			close(j->last_pid_fd);
-		j->last_pid_fd = -1;
-		net_job(j);
+	if (j->threaded)
+		return;
+	/* Inline: the next pid must still be 2. */
+	if (j->last_pid_fd >= 0) {
+		int r = set_last_pid(j->last_pid_fd, 1);
+		nsb_closep(&j->last_pid_fd);
+		if (r < 0) {
+			j->err = nsb_error_set(&j->e, r, NSB_STAGE_NET,
+					       "rewind the pid namespace's ns_last_pid");
+			return;
+		}
 	}
-}
-
-/* Free the thread's pid for the payload: wait until the kernel has released
- * the thread (a join returns a little earlier), then make the pid the next
- * one handed out. */
-static int give_back_pid(struct nsb_net_job *j, struct nsb_error *e)
-{
-	char buf[24];
-	int n, tries = 0;
-
-	while (syscall(SYS_tgkill, getpid(), j->tid, 0) == 0) {
-		if (++tries > 100000)
-			return nsb_error_setx(e, -ETIMEDOUT, NSB_STAGE_NET,
-					      "the network thread (pid %d) does not go away",
-					      (int)j->tid);
-		sched_yield();
-	}
-	if (errno != ESRCH)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
-				     "wait for the network thread");
-	n = snprintf(buf, sizeof(buf), "%d", (int)j->tid - 1);
-	if (pwrite(j->last_pid_fd, buf, (size_t)n, 0) != n)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
-				     "give pid %d back to the payload (ns_last_pid)", (int)j->tid);
-	return 0;
+	net_job(j);
 }
 
 int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
@@ -189,8 +180,9 @@ int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
 			r = nsb_error_set(e, r, NSB_STAGE_NET, "wait for the network thread");
 		else if (j->err < 0)
 			r = (*e = j->e, j->err);
-		else
-			r = give_back_pid(j, e);
+		else if ((r = set_last_pid(j->last_pid_fd, 1)) < 0)
+			r = nsb_error_set(e, r, NSB_STAGE_NET,
+					  "make pid 2 the payload's (ns_last_pid)");
 	} else if (j->err < 0) {
 		r = (*e = j->e, j->err);
 	}

@@ -29,17 +29,20 @@ int nsb_net_lo_up(struct nsb_error *e);
  * moves init into it before the payload is forked.  init's main thread
  * opens nothing while it is still in the caller's namespace.
  *
- * The thread takes a pid inside the sandbox; the payload must still be pid
- * 2 (DESIGN), so nsb_net_enter() waits until that pid is free again and
- * winds the namespace's ns_last_pid back, which init may do while it holds
- * CAP_SYS_ADMIN there.  When ns_last_pid cannot be opened at the start (no
+ * The thread takes a pid inside the sandbox, and the payload must still be
+ * pid 2 (DESIGN): init, which holds CAP_SYS_ADMIN over its PID namespace
+ * until it drops everything, points ns_last_pid past 2 before the thread is
+ * created (the thread gets NSB_NET_THREAD_PID) and back to 1 after the
+ * join, so pid 2 is never handed out before the payload asks for one.
+ * When ns_last_pid cannot be opened or written at the start (no
  * CONFIG_CHECKPOINT_RESTORE, no /proc) or no thread can be had, the job
  * runs inline instead, as before: slower, never different.
  */
+#define NSB_NET_THREAD_PID 300 /* below the smallest pid_max the kernel allows (301) */
+
 struct nsb_net_job {
 	pthread_t thread;
 	bool threaded;	 /* a thread runs the job; else it ran inline */
-	pid_t tid;	 /* the thread's pid inside the sandbox */
 	int last_pid_fd; /* /proc/sys/kernel/ns_last_pid, opened for writing */
 	int fd;		 /* the new namespace (nsfs), -1 until made */
 	int err;	 /* 0 or -errno, with e */
@@ -50,7 +53,7 @@ struct nsb_net_job {
 void nsb_net_start(struct nsb_net_job *j);
 
 /*
- * Wait for the job, enter its namespace and free the thread's pid for the
- * payload.  0 or -errno (stage "net").  Releases everything j holds.
+ * Wait for the job, enter its namespace and make 2 the next pid again.
+ * 0 or -errno (stage "net").  Releases everything j holds.
  */
 int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e);

@@ -49,6 +49,10 @@ struct nsb_cgroup_where {
 	bool valid;
 	char mnt[4096];
 	char own[4096]; /* absolute path of the caller's own cgroup */
+	/* The last cgroup.controllers read, and whose: a run asks up to three
+	 * times about one directory (cgroup_place.c). */
+	char avail_of[4096];
+	char avail[512];
 };
 
 struct nsb_cgroup_opts {

@@ -115,15 +115,26 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 			struct nsb_error *e)
 {
 	_cleanup_free_ char *avail = NULL, *enabled = NULL, *procs = NULL;
-	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct nsb_cgroup_where *w = o ? o->where : NULL;
 	bool need_enable = false, is_root, has_procs;
 	int r;
 
+	/* What DIR's parent offers, read once per directory and run. */
+	if (w && w->avail_of[0] && !strcmp(w->avail_of, dir)) {
+		for (size_t i = 0; names && names[i]; i++)
+			if (!nsb_cgroup_list_has(w->avail, names[i]))
+				return explain_missing(o, dir, names[i], e);
+	}
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "open cgroup '%s'", dir);
 	r = nsb_cgroup_read_at(dfd, "cgroup.controllers", NSB_CGROUP_FILE_MAX, &avail);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.controllers'", dir);
+	if (w && strlen(dir) < sizeof(w->avail_of) && strlen(avail) < sizeof(w->avail)) {
+		strcpy(w->avail_of, dir);
+		strcpy(w->avail, avail);
+	}
 	for (size_t i = 0; names && names[i]; i++)
 		if (!nsb_cgroup_list_has(avail, names[i]))
 			return explain_missing(o, dir, names[i], e);

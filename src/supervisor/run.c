@@ -17,6 +17,7 @@
 #include "sandbox/init.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
+#include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
 #include "base/util.h"
 #include "supervisor/verdict.h"
@@ -191,6 +192,20 @@ static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *w
 				   why->message);
 }
 
+/* init could not write its id maps: EPERM/EACCES there is how Ubuntu's
+ * AppArmor restriction and similar policies show up, so explain the cause
+ * (the diagnosis reads the host's /proc, which only the supervisor sees). */
+static void hint_userns(struct nsb_error *se)
+{
+	struct nsb_error d = {0};
+
+	if (se->stage != NSB_STAGE_USERNS || (se->err != EPERM && se->err != EACCES) || se->hint[0])
+		return;
+	nsb_userns_diagnose(se->err, "/proc", &d);
+	if (d.hint[0])
+		nsb_error_hint(se, "%s", d.hint);
+}
+
 /* Whether anything on the command line needs the run's own cgroup. */
 static bool asked_cgroup(const struct nsb_config *cfg)
 {
@@ -200,17 +215,23 @@ static bool asked_cgroup(const struct nsb_config *cfg)
 
 /*
  * Without limits the run's cgroup is there to account (memory.peak,
- * pids.peak) and pays for itself only where a controller does that: with
- * neither memory nor pids available (a hybrid host whose controllers sit on
- * cgroup v1), it would only cost a mkdir, a placement and an rmdir per run,
- * and make nsbox wait for init's exit before the rmdir.  The PID namespace
- * already kills everything at once.
+ * pids.peak, and the default pids limit rides on it) and pays for itself
+ * only where a controller does that: with neither pids nor memory available
+ * (a hybrid host whose controllers sit on cgroup v1) it would only cost a
+ * mkdir, a placement and an rmdir per run, and make nsbox wait for init's
+ * exit before the rmdir.  The PID namespace already kills everything at
+ * once.  True when the run gets one (cg_place filled); sets cgroup_pids.
  */
-static bool can_account_memory(const struct nsb_cgroup_opts *cgo)
+static bool place_unasked(const struct nsb_config *cfg, const struct nsb_cgroup_opts *cgo,
+			  struct nsb_cgroup_place *place, struct nsb_limits_host *h)
 {
-	static const char *const memory[] = {"memory", NULL};
+	static const char *const pids[] = {"pids", NULL}, *const memory[] = {"memory", NULL};
+	/* No error asked: nothing says why, so none is explained. */
+	bool pids_ok = nsb_cgroup_place(cgo, pids, place, NULL) == 0;
 
-	return nsb_cgroup_place(cgo, memory, NULL, NULL) == 0;
+	/* --pids unlimited lifts the default limit, not the accounting. */
+	h->cgroup_pids = pids_ok && !cfg->pids;
+	return pids_ok || nsb_cgroup_place(cgo, memory, place, NULL) == 0;
 }
 
 /*
@@ -238,6 +259,10 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 		need[n++] = "cpu";
 	need[n] = NULL;
 
+	if (!asked_cgroup(cfg)) {
+		cg_ok = h->cgroup_ok = place_unasked(cfg, &cgo, &run->cg_place, h);
+		goto decide;
+	}
 	cg_ok = nsb_cgroup_place(&cgo, need, &run->cg_place, &why) == 0;
 	if (!cg_ok && (cfg->cgroup_parent || cfg->require_cgroup)) {
 		/* cgroup.c names --cgroup-parent itself where it is at fault. */
@@ -260,8 +285,7 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 		 * failure leaves cg_place as it was. */
 		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &run->cg_place, NULL) == 0;
 	}
-	if (cg_ok && !asked_cgroup(cfg) && !h->cgroup_pids && !can_account_memory(&cgo))
-		cg_ok = h->cgroup_ok = false; /* a cgroup would account nothing */
+decide:
 	h->uid = getuid();
 	h->nproc_hard = UINT64_MAX;
 	if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
@@ -444,6 +468,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 	if (res->status == NSB_STATUS_EXEC_FAILED && res->setup_error.stage == NSB_STAGE_RESOLVE &&
 	    !res->setup_error.hint[0])
 		nsb_run_hint_not_found(&res->setup_error, run->plan.argv[0]);
+	hint_userns(&res->setup_error);
 }
 
 void nsb_run_execute(struct nsb_run *run)

@@ -78,7 +78,8 @@ static bool in_foreground(int fd)
 }
 
 /* One stream without a pty: keep it only when it leads to no host inode. */
-static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_error *e)
+static int decide_one(int fd, const struct stat *stp, bool pipe_output, struct nsb_stdio *s,
+		      struct nsb_error *e)
 {
 	static const char *const names[] = {"stdin", "stdout", "stderr"};
 	struct statfs sfs;
@@ -96,9 +97,7 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 		s->how[fd] = NSB_STDIO_CLOSED;
 		return 0;
 	}
-	if (fstat(fd, &st) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "inspect fd %d (%s)", fd,
-				     names[fd]);
+	st = *stp;
 	if (S_ISDIR(st.st_mode)) {
 		/* A directory handle lets openat(fd, "../x") walk the host tree. */
 		nsb_error_setx(e, -EISDIR, NSB_STAGE_USAGE, "fd %d (%s) is a directory", fd,
@@ -115,17 +114,18 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 		s->how[fd] = fstatfs(fd, &sfs) == 0 && sfs.f_type == PIPEFS_MAGIC
 				     ? NSB_STDIO_INHERIT
 				     : NSB_STDIO_PIPE;
+	} else if (S_ISCHR(st.st_mode) && (dev = memdev_path(st.st_rdev))) {
+		/* (Before the tty test: a memory device is never a terminal.) */
+		int fl = fcntl(fd, F_GETFL);
+		s->how[fd] = NSB_STDIO_REOPEN;
+		snprintf(s->reopen[fd], sizeof(s->reopen[fd]), "%s", dev);
+		s->reopen_flags[fd] = (fl < 0 ? (fd == 0 ? O_RDONLY : O_WRONLY) : fl & O_ACCMODE);
 	} else if (S_ISCHR(st.st_mode) && isatty(fd)) {
 		/* A terminal read from the background would escape job control
 		 * (the payload is in a session of its own): only a foreground
 		 * nsbox hands it over; otherwise the pump reads it, and the
 		 * kernel stops nsbox with SIGTTIN like any background job. */
 		s->how[fd] = fd > 0 || in_foreground(fd) ? NSB_STDIO_INHERIT : NSB_STDIO_PIPE;
-	} else if (S_ISCHR(st.st_mode) && (dev = memdev_path(st.st_rdev))) {
-		int fl = fcntl(fd, F_GETFL);
-		s->how[fd] = NSB_STDIO_REOPEN;
-		snprintf(s->reopen[fd], sizeof(s->reopen[fd]), "%s", dev);
-		s->reopen_flags[fd] = (fl < 0 ? (fd == 0 ? O_RDONLY : O_WRONLY) : fl & O_ACCMODE);
 	} else {
 		/* Regular files, block devices, other character devices. */
 		s->how[fd] = NSB_STDIO_PIPE;
@@ -135,16 +135,22 @@ static int decide_one(int fd, bool pipe_output, struct nsb_stdio *s, struct nsb_
 
 int nsb_stdio_decide(int pty_mode, bool pipe_output, struct nsb_stdio *ret, struct nsb_error *e)
 {
+	static const char *const names[] = {"stdin", "stdout", "stderr"};
 	struct nsb_stdio s;
+	struct stat st[3];
 	int r;
 
 	memset(&s, 0, sizeof(s));
 	/* A closed 0, 1 or 2 would be taken by the next descriptor nsbox
 	 * opens (a pipe, the signalfd) and reach the command as its stdio:
-	 * hold the number with /dev/null; init closes it again inside. */
+	 * hold the number with /dev/null; init closes it again inside.  The
+	 * same fstat says what each open one is. */
 	for (int fd = 0; fd < 3; fd++) {
-		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+		if (fstat(fd, &st[fd]) == 0)
 			continue;
+		if (errno != EBADF)
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
+					     "inspect fd %d (%s)", fd, names[fd]);
 		int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null_fd != fd) {
 			if (null_fd >= 0)
@@ -157,7 +163,7 @@ int nsb_stdio_decide(int pty_mode, bool pipe_output, struct nsb_stdio *ret, stru
 	}
 	s.pty = pty_mode == NSB_PTY_ON || (pty_mode == NSB_PTY_AUTO && isatty(0) && isatty(1));
 	for (int fd = 0; fd < 3; fd++) {
-		r = decide_one(fd, pipe_output, &s, e);
+		r = decide_one(fd, &st[fd], pipe_output, &s, e);
 		if (r < 0)
 			return r;
 	}
@@ -232,7 +238,7 @@ static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
 
 /* The pipes and the socket between the supervisor and the sandbox ([0]: read). */
 struct channels {
-	int sync[2];		      /* supervisor -> init: the id maps are written */
+	int sync[2];		      /* supervisor -> init: init is in the cgroup */
 	int err[2];		      /* sandbox -> supervisor: struct nsb_error */
 	int status[2];		      /* init -> supervisor: the payload's wait status */
 	int out[2], errout[2], in[2]; /* the payload's stdio, where pumped */
@@ -250,9 +256,11 @@ static void close_channels(struct channels *ch)
 	close_pair(ch->pty);
 }
 
-static int open_channels(const struct nsb_stdio *stdio, struct channels *ch, struct nsb_error *e)
+static int open_channels(const struct nsb_stdio *stdio, bool cgroup, struct channels *ch,
+			 struct nsb_error *e)
 {
-	if (pipe2(ch->sync, O_CLOEXEC) < 0 || pipe2(ch->err, O_CLOEXEC) < 0 ||
+	/* The sync pipe serves only the clone fallback's cgroup join. */
+	if ((cgroup && pipe2(ch->sync, O_CLOEXEC) < 0) || pipe2(ch->err, O_CLOEXEC) < 0 ||
 	    pipe2(ch->status, O_CLOEXEC) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create pipes");
 	if ((stdio->how[1] == NSB_STDIO_PIPE && pipe2(ch->out, O_CLOEXEC) < 0) ||
@@ -278,11 +286,12 @@ static int open_channels(const struct nsb_stdio *stdio, struct channels *ch, str
 
 /* In the clone: become init with the sandbox's ends. */
 _noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_stdio *stdio,
-				  const struct channels *ch)
+				  const struct channels *ch, bool used_clone3)
 {
 	struct nsb_init_args a = {
 		.plan = plan,
-		.sync_rd = ch->sync[0],
+		/* clone3 put init into the cgroup already: nothing to wait for */
+		.sync_rd = used_clone3 ? -1 : ch->sync[0],
 		.err_wr = ch->err[1],
 		.status_wr = ch->status[1],
 		.stdout_wr = ch->out[1],
@@ -308,31 +317,20 @@ static void close_child_ends(struct channels *ch)
 	nsb_closep(&ch->pty[1]);
 }
 
-/* Into the cgroup (clone fallback), the id maps, then init may go on. */
-static int release_init(const struct nsb_plan *plan, pid_t pid, int cgroup_fd, bool used_clone3,
-			struct channels *ch, struct nsb_error *e)
+/* Into the cgroup (clone fallback only), then init may go on; init writes
+ * its own id maps (sandbox/idmap.h). */
+static int release_init(pid_t pid, int cgroup_fd, bool used_clone3, struct channels *ch,
+			struct nsb_error *e)
 {
 	int r;
 
-	if (cgroup_fd >= 0 && !used_clone3) {
-		r = join_cgroup(cgroup_fd, pid, e);
-		if (r < 0)
-			return r;
+	if (cgroup_fd < 0 || used_clone3) {
+		nsb_closep(&ch->sync[1]);
+		return 0;
 	}
-
-	r = nsb_userns_write_maps(pid, plan->uid, plan->gid, e);
-	if (r < 0) {
-		/* EPERM/EACCES here is how Ubuntu's AppArmor restriction and
-		 * similar policies show up: explain the cause. */
-		if (r == -EPERM || r == -EACCES) {
-			struct nsb_error d = {0};
-			nsb_userns_diagnose(-r, "/proc", &d);
-			if (d.hint[0] && !e->hint[0])
-				nsb_error_hint(e, "%s", d.hint);
-		}
+	r = join_cgroup(cgroup_fd, pid, e);
+	if (r < 0)
 		return r;
-	}
-
 	if (write(ch->sync[1], "G", 1) != 1)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE,
 				     "release the sandbox's init");
@@ -352,7 +350,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	bool used_clone3 = false;
 	pid_t pid;
 
-	r = open_channels(stdio, &ch, e);
+	r = open_channels(stdio, cgroup_fd >= 0, &ch, e);
 	if (r < 0)
 		goto fail;
 
@@ -366,13 +364,12 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 		goto fail;
 	}
 	if (pid == 0)
-		child_main(plan, stdio, &ch);
+		child_main(plan, stdio, &ch, used_clone3);
 	close_child_ends(&ch);
 
-	r = release_init(plan, pid, cgroup_fd, used_clone3, &ch, e);
+	r = release_init(pid, cgroup_fd, used_clone3, &ch, e);
 	if (r < 0) {
-		/* Closing the sync pipe alone would let init exit; SIGKILL
-		 * makes sure, and waiting leaves no zombie behind. */
+		/* SIGKILL, and waiting leaves no zombie behind. */
 		kill(pid, SIGKILL);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;

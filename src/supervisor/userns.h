@@ -1,22 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * User namespace identity mapping, and the explanation of why a user
- * namespace could not be created or set up.
+ * The explanation of why a user namespace could not be created or set up
+ * (its id maps are written by init itself: sandbox/idmap.h).
  */
 #pragma once
 
 #include <sys/types.h>
 
 #include "base/error.h"
-
-/*
- * Map the caller's own uid and gid to themselves in the user namespace of
- * process pid (0 means the calling process): writes "deny" to
- * /proc/PID/setgroups, then "UID UID 1" to uid_map and "GID GID 1" to
- * gid_map.  Returns 0 or -errno (stage "userns", the message names the file).
- * On -EPERM/-EACCES, nsb_userns_diagnose() explains the likely cause.
- */
-int nsb_userns_write_maps(pid_t pid, uid_t uid, gid_t gid, struct nsb_error *e);
 
 /*
  * Explain a failure to create a user namespace (clone/unshare with

@@ -852,6 +852,33 @@ char *itest_ctx(const struct itest_run *r)
 	return buf;
 }
 
+/* PF_EXITING, in the flags field (9) of /proc/PID/stat. */
+#define ITEST_PF_EXITING 0x4u
+
+/* Whether pid is gone, a zombie or exiting within a second. */
+static bool finishing(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int i = 0; i < 1000; i++) {
+		char *stat = itest_slurp(path);
+		const char *rp = stat ? strrchr(stat, ')') : NULL;
+		unsigned long flags = 0;
+		char state = 0;
+
+		if (!rp || sscanf(rp + 2, "%c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2) {
+			free(stat);
+			return true; /* gone */
+		}
+		free(stat);
+		if (state == 'Z' || state == 'X' || (flags & ITEST_PF_EXITING))
+			return true;
+		itest_sleep_ms(1);
+	}
+	return false;
+}
+
 int itest_find_procs(const char *needle, pid_t *pids, int max)
 {
 	DIR *d = opendir("/proc");
@@ -894,13 +921,15 @@ int itest_find_procs(const char *needle, pid_t *pids, int max)
 		/* The sandbox's init scrubs its command line to "nsbox": it is
 		 * found by its executable, the per-test copy under <top>.  (It
 		 * is not dumpable; root in the host's namespace may still read
-		 * the link.) */
+		 * the link.)  nsbox may return while that init, its report
+		 * sent and nothing of the command left, is still exiting
+		 * (nsbox(1), Process): it counts only if it does not finish. */
 		if (!found) {
 			snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 			got = readlink(path, raw, sizeof(raw) - 1);
 			if (got > 0) {
 				raw[got] = '\0';
-				found = strstr(raw, needle) != NULL;
+				found = strstr(raw, needle) != NULL && !finishing(pid);
 			}
 		}
 		if (found) {

@@ -233,6 +233,8 @@ ParameterizedTestParameters(faults, inject)
 		{"mkdirat:error=EACCES:when=1", "cgroup", "create cgroup", true},
 		{"mkdirat:error=EACCES:when=2", "cgroup", "create cgroup", true},
 		{"clone3:error=EPERM", "userns", "user namespace", true},
+		/* the clone fallback with a cgroup: init waits to be moved in */
+		{"clone3:error=ENOSYS", "", "", true},
 		{"pivot_root:error=EPERM", "pivot_root", "new root", true},
 	};
 	return cr_make_param_array(struct fault, cases, sizeof(cases) / sizeof(cases[0]));

@@ -33,6 +33,7 @@
 #include <criterion/new/assert.h>
 
 #include "sandbox/caps.h"
+#include "sandbox/idmap.h"
 #include "sandbox/net.h"
 #include "supervisor/userns.h"
 
