@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Protected paths and secret masks: the patterns and the decision per entry.  Pure (supervisor). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <string.h>
+
+#include "core/protect.h"
+
+/*
+ * What a payload could plant in a writable bind to run code later on the
+ * human's machine: git's hooks and configuration (core.fsmonitor, aliases,
+ * hooksPath), shell start-up files, direnv, editor task folders, package
+ * managers' configuration (scripts, registries), CI and pre-commit
+ * definitions, dev containers.  Whole folders where a folder holds them,
+ * so that renaming a child away is no way around (a mount point cannot be
+ * renamed, a folder holding one can).
+ */
+const char *const nsb_protect_default[] = {
+	".git",	       ".envrc",       ".bashrc",	 ".bash_profile",
+	".bash_login", ".bash_logout", ".profile",	 ".zshrc",
+	".zshenv",     ".zprofile",    ".zlogin",	 ".kshrc",
+	".cshrc",      ".tcshrc",      ".vscode",	 ".idea",
+	".npmrc",      ".yarnrc",      ".yarnrc.yml",	 ".pypirc",
+	".github",     ".gitlab",      ".gitlab-ci.yml", ".circleci",
+	".travis.yml", ".husky",       ".devcontainer",	 ".pre-commit-config.yaml",
+	NULL};
+
+/* Files that are secrets by name. */
+const char *const nsb_mask_default[] = {".env", ".env.*", NULL};
+
+/* Files that are secrets when they hold a private key: certificates and
+ * source files with these names stay readable. */
+const char *const nsb_mask_key_default[] = {"*.pem", "*.key", "id_*", NULL};
+
+/*
+ * --rw-git: git writes lock files, COMMIT_EDITMSG, the index, refs, logs
+ * and objects in and under .git itself, so .git stays writable; what runs
+ * code does not: hooks, the configuration, and the submodules' git
+ * directories (each with hooks and a configuration of its own).
+ */
+const char *const nsb_git_protected[] = {"hooks", "config", "modules", NULL};
+
+int nsb_protect_glob_valid(const char *glob)
+{
+	size_t len = strlen(glob);
+	const char *comp = glob;
+
+	if (len == 0 || len > NSB_PROTECT_GLOB_MAX || glob[0] == '/')
+		return -EINVAL;
+	for (const char *s = glob; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return -EINVAL;
+	for (;;) {
+		size_t n = strcspn(comp, "/");
+		if (n == 0 || (n == 1 && comp[0] == '.') ||
+		    (n == 2 && comp[0] == '.' && comp[1] == '.'))
+			return -EINVAL;
+		if (!comp[n])
+			return 0;
+		comp += n + 1;
+	}
+}
+
+bool nsb_protect_is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+bool nsb_protect_glob_match(const char *glob, const char *rel, const char *name)
+{
+	return fnmatch(glob, strchr(glob, '/') ? rel : name, FNM_PATHNAME) == 0;
+}
+
+static bool any_match(const char *const *list, size_t n, const char *rel, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (nsb_protect_glob_match(list[i], rel, name))
+			return true;
+	return false;
+}
+
+/* .env.example and friends: templates meant to be read and copied. */
+static bool is_template(const char *name)
+{
+	static const char *const ends[] = {".example", ".sample", ".template", ".dist"};
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t n = strlen(ends[i]);
+		if (len > n && strcmp(name + len - n, ends[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+unsigned nsb_protect_classify(const struct nsb_protect_rules *r, const char *rel, const char *name,
+			      bool is_dir, bool protect, bool mask)
+{
+	unsigned bits = 0;
+
+	if (protect && any_match(r->protect, r->n_protect, rel, name)) {
+		/* Under --rw-git a .git directory keeps its data writable. */
+		if (r->rw_git && is_dir && strcmp(name, ".git") == 0)
+			bits |= NSB_MATCH_GIT;
+		else
+			bits |= NSB_MATCH_PROTECT;
+	}
+	if (!mask || is_template(name))
+		return bits;
+	if (any_match(r->mask, r->n_mask, rel, name))
+		bits |= NSB_MATCH_MASK;
+	else if (!is_dir && any_match(r->mask_key, r->n_mask_key, rel, name))
+		bits |= NSB_MATCH_MASK_KEY;
+	return bits;
+}
+
+bool nsb_looks_private_key(const char *buf, size_t len)
+{
+	/* "-----BEGIN RSA PRIVATE KEY-----", "... OPENSSH PRIVATE KEY-----",
+	 * "... ENCRYPTED PRIVATE KEY-----": every PEM private key's armour. */
+	return memmem(buf, len, "PRIVATE KEY-----", 16) != NULL;
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* protect_scan: the host scan for protected paths and secrets (protect_scan.h); runs in the supervisor. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "supervisor/protect_scan.h"
+
+/* A directory waiting for its turn (breadth first). */
+struct qitem {
+	char *rel; /* relative to the bind's root, "" for the root */
+	unsigned depth;
+	bool protect; /* protected paths are looked for (not inside a protected one) */
+};
+
+struct scan {
+	const struct nsb_protect_rules *rules;
+	struct nsb_plan *p;
+	struct nsb_cover_stats *st;
+	struct nsb_error *e;
+	size_t op; /* the bind being scanned */
+	int root_fd;
+	bool mask;
+	size_t covers_room;
+	struct qitem *q;
+	size_t q_head, q_len, q_room;
+	char *buf; /* getdents64 */
+};
+
+enum {
+	DENTS_BUF = 32 << 10
+};
+
+static int open_beneath(int root_fd, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, root_fd, *rel ? rel : ".", &how, sizeof(how));
+	return fd < 0 ? nsb_negerrno() : (int)fd;
+}
+
+static int add_cover(struct scan *s, const char *rel, enum nsb_cover_kind kind, bool is_dir)
+{
+	struct nsb_plan *p = s->p;
+	const char *dest = p->ops[s->op].dest;
+	size_t dlen = strlen(dest), rlen = strlen(rel);
+	struct nsb_cover *cv;
+	char *path;
+
+	if (p->n_covers >= NSB_MAX_COVERS) {
+		nsb_error_setx(s->e, -E2BIG, NSB_STAGE_PLAN,
+			       "too many protected and masked paths in '%s' (at most %d)",
+			       p->ops[s->op].src, NSB_MAX_COVERS);
+		return nsb_error_hint(s->e, "bind a narrower directory, narrow the --mask and "
+					    "policy patterns, or pass --no-mask / --no-protect");
+	}
+	if (dlen + 1 + rlen > NSB_MAX_PATH) {
+		s->st->truncated = true; /* not reachable by a path inside either */
+		return 0;
+	}
+	if (p->n_covers == s->covers_room) {
+		size_t room = s->covers_room ? 2 * s->covers_room : 16;
+		cv = realloc(p->covers, room * sizeof(*cv));
+		if (!cv)
+			return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "plan the covers");
+		p->covers = cv;
+		s->covers_room = room;
+	}
+	path = malloc(dlen + 1 + rlen + 1);
+	if (!path)
+		return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "plan the covers");
+	memcpy(path, dest, dlen);
+	path[dlen] = '/';
+	memcpy(path + dlen + 1, rel, rlen + 1);
+	p->covers[p->n_covers++] = (struct nsb_cover){
+		.op = s->op, .path = path, .rel = path + dlen + 1, .kind = kind, .is_dir = is_dir};
+	return 0;
+}
+
+static int enqueue(struct scan *s, const char *rel, unsigned depth, bool protect)
+{
+	char *copy;
+
+	if (depth > NSB_SCAN_MAX_DEPTH) {
+		s->st->truncated = true;
+		return 0;
+	}
+	if (s->q_len == s->q_room) {
+		size_t room = s->q_room ? 2 * s->q_room : 64;
+		struct qitem *q = realloc(s->q, room * sizeof(*q));
+		if (!q)
+			return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+		s->q = q;
+		s->q_room = room;
+	}
+	copy = strdup(rel);
+	if (!copy)
+		return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	s->q[s->q_len++] = (struct qitem){.rel = copy, .depth = depth, .protect = protect};
+	return 0;
+}
+
+/* A mask-key candidate: masked when its first bytes hold a private key. */
+static bool holds_private_key(struct scan *s, int dfd, const char *name)
+{
+	char buf[NSB_KEY_SNIFF_BYTES];
+	_cleanup_close_ int fd =
+		openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	ssize_t n;
+
+	s->st->sniffed++;
+	if (fd < 0)
+		return false; /* unreadable to the caller: unreadable inside too */
+	n = read(fd, buf, sizeof(buf));
+	return n > 0 && nsb_looks_private_key(buf, (size_t)n);
+}
+
+/*
+ * A matched symlink: what it leads to is covered when that lies in the same
+ * bind (a link to .git/config, to a key); a target outside the bind is not
+ * seen inside through this bind.
+ */
+static int cover_link_target(struct scan *s, const char *rel, unsigned bits)
+{
+	const char *src = s->p->ops[s->op].src;
+	_cleanup_free_ char *host = NULL, *real = NULL;
+	struct stat st;
+
+	if (asprintf(&host, "%s/%s", src, rel) < 0)
+		return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	real = realpath(host, NULL);
+	if (!real || !nsb_path_is_under(real, src) || strcmp(real, src) == 0 ||
+	    lstat(real, &st) < 0)
+		return 0;
+	if (bits & NSB_MATCH_MASK_KEY) {
+		_cleanup_close_ int dfd = open(src, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0 || !S_ISREG(st.st_mode) ||
+		    !holds_private_key(s, dfd, real + strlen(src) + 1))
+			return 0;
+	}
+	return add_cover(s, real + strlen(src) + 1,
+			 bits & NSB_MATCH_PROTECT && !(bits & (NSB_MATCH_MASK | NSB_MATCH_MASK_KEY))
+				 ? NSB_COVER_PROTECT
+				 : NSB_COVER_MASK,
+			 S_ISDIR(st.st_mode));
+}
+
+/*
+ * --rw-git: .git is pinned (a mount point cannot be renamed away and
+ * replaced by a copy with other hooks) and its code re-bound read-only.  A
+ * .git without hooks/ or config would let the payload create them: it is
+ * then protected whole, as without --rw-git, and the run says why.
+ */
+static int cover_git(struct scan *s, int dfd, const char *rel)
+{
+	char sub[NSB_MAX_PATH + 1];
+	struct stat st[3];
+	bool have[3];
+
+	for (size_t i = 0; nsb_git_protected[i]; i++) {
+		if (nsb_snprintf(sub, sizeof(sub), ".git/%s", nsb_git_protected[i]) < 0)
+			return -ENAMETOOLONG;
+		have[i] = fstatat(dfd, sub, &st[i], AT_SYMLINK_NOFOLLOW) == 0 &&
+			  (S_ISDIR(st[i].st_mode) || S_ISREG(st[i].st_mode));
+	}
+	if (!have[0] || !have[1]) {
+		s->st->git_fallback = true;
+		return add_cover(s, rel, NSB_COVER_PROTECT, true);
+	}
+	int r = add_cover(s, rel, NSB_COVER_PIN, true);
+	for (size_t i = 0; r >= 0 && nsb_git_protected[i]; i++) {
+		if (!have[i])
+			continue;
+		if (nsb_snprintf(sub, sizeof(sub), "%s/%s", rel, nsb_git_protected[i]) < 0)
+			continue;
+		r = add_cover(s, sub, NSB_COVER_PROTECT, S_ISDIR(st[i].st_mode));
+	}
+	return r;
+}
+
+/* One entry of the directory it->rel (open at dfd). */
+static int visit(struct scan *s, const struct qitem *it, int dfd, const char *name,
+		 unsigned char type)
+{
+	char rel[NSB_MAX_PATH + 1];
+	struct stat st;
+	bool is_dir;
+	unsigned bits;
+
+	if (nsb_snprintf(rel, sizeof(rel), "%s%s%s", it->rel, *it->rel ? "/" : "", name) < 0) {
+		s->st->truncated = true;
+		return 0;
+	}
+	if (type == DT_UNKNOWN) {
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return 0; /* gone meanwhile */
+		type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+	}
+	is_dir = type == DT_DIR;
+	bits = nsb_protect_classify(s->rules, rel, name, is_dir, it->protect, s->mask);
+	if (type == DT_LNK)
+		return bits ? cover_link_target(s, rel, bits) : 0;
+	if (bits & NSB_MATCH_MASK)
+		return add_cover(s, rel, NSB_COVER_MASK, is_dir); /* nothing inside is seen */
+	if ((bits & NSB_MATCH_MASK_KEY) && type == DT_REG && holds_private_key(s, dfd, name))
+		return add_cover(s, rel, NSB_COVER_MASK, false);
+	if (bits & NSB_MATCH_GIT)
+		return cover_git(s, dfd, rel);
+	if (bits & NSB_MATCH_PROTECT) {
+		int r = add_cover(s, rel, NSB_COVER_PROTECT, is_dir);
+		/* Secrets inside a protected folder are still looked for;
+		 * git's own data holds none and is most of a repository. */
+		if (r < 0 || !is_dir || strcmp(name, ".git") == 0)
+			return r;
+		return enqueue(s, rel, it->depth + 1, false);
+	}
+	if (!is_dir || strcmp(name, ".git") == 0)
+		return 0;
+	return enqueue(s, rel, it->depth + 1, it->protect);
+}
+
+/* Read one queued directory.  1: the entry bound was reached. */
+static int scan_dir(struct scan *s, const struct qitem *it)
+{
+	_cleanup_close_ int dfd = open_beneath(s->root_fd, it->rel, O_RDONLY | O_DIRECTORY);
+	long n;
+
+	if (dfd < 0)
+		return 0; /* unreadable, or replaced by a link: nothing the payload reads either */
+	while ((n = syscall(SYS_getdents64, dfd, s->buf, DENTS_BUF)) > 0) {
+		for (long off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(s->buf + off);
+			const char *nm = d->d_name;
+			off += d->d_reclen;
+			if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
+				continue;
+			if (++s->st->entries > NSB_SCAN_MAX_ENTRIES)
+				return 1;
+			int r = visit(s, it, dfd, nm, d->d_type);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* Breadth first from the root of bind op. */
+static int scan_bind(struct scan *s, bool protect)
+{
+	const struct nsb_mount_op *op = &s->p->ops[s->op];
+	_cleanup_close_ int root = open(op->src, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int r = 0;
+
+	if (root < 0)
+		return 0; /* init reports the bind's own failure */
+	s->root_fd = root;
+	s->q_head = s->q_len = 0;
+	r = enqueue(s, "", 0, protect);
+	while (r >= 0 && s->q_head < s->q_len) {
+		struct qitem it = s->q[s->q_head++];
+		r = scan_dir(s, &it);
+		free(it.rel);
+		if (r == 1) {
+			s->st->truncated = true;
+			r = 0;
+			break;
+		}
+	}
+	if (s->st->truncated && !s->st->truncated_in[0])
+		snprintf(s->st->truncated_in, sizeof(s->st->truncated_in), "%s", op->src);
+	while (s->q_head < s->q_len)
+		free(s->q[s->q_head++].rel);
+	return r;
+}
+
+/* --mask PATH: its real path, in the innermost bind that shows it. */
+static int mask_path(struct scan *s, const char *arg)
+{
+	_cleanup_free_ char *real = realpath(arg, NULL);
+	struct nsb_plan *p = s->p;
+	size_t best = p->n_ops, best_len = 0;
+	struct stat st;
+
+	if (!real) {
+		if (errno == ENOENT)
+			return 0; /* nothing there to hide */
+		return nsb_error_set(s->e, nsb_negerrno(), NSB_STAGE_PLAN, "--mask '%s'", arg);
+	}
+	for (size_t i = 0; i < p->n_ops; i++) {
+		const struct nsb_mount_op *op = &p->ops[i];
+		size_t len = strlen(op->src);
+		if (op->user && op->kind == NSB_OP_BIND && op->src_is_dir &&
+		    nsb_path_is_under(real, op->src) && len >= best_len) {
+			best = i;
+			best_len = len;
+		}
+	}
+	if (best == p->n_ops || stat(real, &st) < 0)
+		return 0; /* not visible inside */
+	if (!real[best_len]) {
+		nsb_error_setx(s->e, -EINVAL, NSB_STAGE_PLAN, "--mask '%s' is the root of a bind",
+			       arg);
+		return nsb_error_hint(s->e, "leave out the bind instead of masking all of it");
+	}
+	for (size_t i = 0; i < p->n_covers; i++)
+		if (p->covers[i].op == best && strcmp(p->covers[i].rel, real + best_len + 1) == 0 &&
+		    p->covers[i].kind == NSB_COVER_MASK)
+			return 0;
+	s->op = best;
+	return add_cover(s, real + best_len + 1, NSB_COVER_MASK, S_ISDIR(st.st_mode));
+}
+
+/* Bind order, then parents first (a pin or protected folder before what it holds). */
+static int cmp_cover(const void *a, const void *b)
+{
+	const struct nsb_cover *x = a, *y = b;
+	size_t dx, dy;
+
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	dx = nsb_path_depth(x->path);
+	dy = nsb_path_depth(y->path);
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return x->kind - y->kind;
+}
+
+/* The rules: the policy's lists with --mask's globs added to its masks. */
+static int make_rules(const struct nsb_config *cfg, const struct nsb_gate_policy *pol,
+		      struct nsb_protect_rules *r, const char ***ret_mask, struct nsb_error *e)
+{
+	const char **mask = malloc((pol->n_mask + cfg->n_mask + 1) * sizeof(*mask));
+	size_t n = 0;
+
+	if (!mask)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	for (size_t i = 0; i < pol->n_mask; i++)
+		mask[n++] = pol->mask[i];
+	for (size_t i = 0; i < cfg->n_mask; i++)
+		if (nsb_protect_is_glob(cfg->mask[i]))
+			mask[n++] = cfg->mask[i];
+	*r = (struct nsb_protect_rules){.protect = (const char *const *)pol->protect,
+					.n_protect = pol->n_protect,
+					.mask = mask,
+					.n_mask = n,
+					.mask_key = (const char *const *)pol->mask_key,
+					.n_mask_key = pol->n_mask_key,
+					.rw_git = cfg->rw_git};
+	*ret_mask = mask;
+	return 0;
+}
+
+static int scan_all(const struct nsb_config *cfg, struct scan *s)
+{
+	const struct nsb_protect_rules *r = s->rules;
+	struct nsb_plan *p = s->p;
+	int rc = 0;
+
+	for (size_t i = 0; i < p->n_ops && rc >= 0; i++) {
+		const struct nsb_mount_op *op = &p->ops[i];
+		bool protect = !cfg->no_protect && !op->readonly && r->n_protect;
+
+		if (!op->user || op->kind != NSB_OP_BIND || !op->src_is_dir ||
+		    (!protect && !s->mask) || s->st->entries > NSB_SCAN_MAX_ENTRIES)
+			continue;
+		s->op = i;
+		rc = scan_bind(s, protect);
+	}
+	for (size_t i = 0; i < cfg->n_mask && rc >= 0 && !cfg->no_mask; i++)
+		if (!nsb_protect_is_glob(cfg->mask[i]))
+			rc = mask_path(s, cfg->mask[i]);
+	return rc;
+}
+
+int nsb_protect_scan(const struct nsb_config *cfg, const struct nsb_gate_policy *pol,
+		     struct nsb_plan *p, struct nsb_cover_stats *st, struct nsb_error *e)
+{
+	struct nsb_protect_rules rules;
+	_cleanup_free_ const char **mask = NULL;
+	struct scan s = {.rules = &rules, .p = p, .st = st, .e = e};
+	bool any = false;
+	int r;
+
+	/* Nothing to look for: not one system call. */
+	for (size_t i = 0; i < p->n_ops && !any; i++)
+		any = p->ops[i].user && p->ops[i].kind == NSB_OP_BIND &&
+		      ((!cfg->no_protect && !p->ops[i].readonly) || !cfg->no_mask);
+	if (!any)
+		return 0;
+	r = make_rules(cfg, pol, &rules, &mask, e);
+	if (r < 0)
+		return r;
+	s.mask = !cfg->no_mask && (rules.n_mask || rules.n_mask_key);
+	s.buf = malloc(DENTS_BUF);
+	if (!s.buf)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	r = scan_all(cfg, &s);
+	free(s.buf);
+	free(s.q);
+	if (r >= 0 && p->n_covers > 1)
+		qsort(p->covers, p->n_covers, sizeof(*p->covers), cmp_cover);
+	return r < 0 ? r : 0;
+}
+
+void nsb_protect_record(const struct nsb_config *cfg, const struct nsb_plan *p,
+			const struct nsb_cover_stats *st, struct nsb_enforced *en)
+{
+	en->has_covers = true;
+	en->protect_on = !cfg->no_protect;
+	en->mask_on = !cfg->no_mask;
+	en->covers_truncated = st->truncated;
+	en->covers_entries = st->entries;
+	for (size_t i = 0; i < p->n_covers; i++) {
+		const struct nsb_cover *c = &p->covers[i];
+		if (c->kind == NSB_COVER_PROTECT) {
+			if (en->n_protected < NSB_RECORD_MAX_COVER_PATHS)
+				en->protected_paths[en->n_protected] = c->path;
+			en->n_protected++;
+		} else if (c->kind == NSB_COVER_MASK) {
+			if (en->n_masked < NSB_RECORD_MAX_COVER_PATHS)
+				en->masked_paths[en->n_masked] = c->path;
+			en->n_masked++;
+		}
+	}
+}
