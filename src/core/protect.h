@@ -39,7 +39,22 @@ struct nsb_cover {
 	bool is_dir;	 /* as the scan saw it (init checks again) */
 };
 
-/* The pattern lists a scan applies (borrowed pointers). */
+/* A pattern with its shape worked out once (nsb_protect_compile). */
+struct nsb_glob {
+	const char *text;
+	size_t len;    /* of the literal part: all of it, or what follows a leading '*' */
+	uint8_t shape; /* NSB_GLOB_NAME, NSB_GLOB_SUFFIX, NSB_GLOB_OTHER */
+	bool path;     /* contains '/': matched against the relative path */
+};
+
+enum {
+	NSB_GLOB_NAME,	 /* no special byte: the name itself */
+	NSB_GLOB_SUFFIX, /* '*' then no special byte: a suffix */
+	NSB_GLOB_OTHER,	 /* fnmatch(3) */
+};
+
+/* The pattern lists a scan applies (borrowed pointers).  The compiled
+ * forms (cprotect, ...) are optional: NULL, the texts are matched. */
 struct nsb_protect_rules {
 	const char *const *protect;
 	size_t n_protect;
@@ -48,7 +63,11 @@ struct nsb_protect_rules {
 	const char *const *mask_key; /* masked only when the file holds a private key */
 	size_t n_mask_key;
 	bool rw_git; /* --rw-git: .git stays writable but for its code */
+	const struct nsb_glob *cprotect, *cmask, *cmask_key;
 };
+
+/* The shape of each of list[0..n) into out[0..n). */
+void nsb_protect_compile(const char *const *list, size_t n, struct nsb_glob *out);
 
 /* What nsb_protect_classify says about one entry (bits). */
 enum {

@@ -189,6 +189,23 @@ static int cover_git(struct scan *s, int dfd, const char *rel)
 	return r;
 }
 
+/*
+ * Folders the scan does not enter: git's own data (covered whole, or its
+ * code by name under --rw-git), and the dependency trees package managers
+ * fill with other people's files, often tens of thousands of them, which
+ * would spend the scan's bound on every run.  A protected path or a
+ * secret of the project is not kept there.
+ */
+static bool skipped(const char *name)
+{
+	static const char *const names[] = {".git", "node_modules", ".venv", "__pycache__"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 /* One entry of the directory it->rel (open at dfd). */
 static int visit(struct scan *s, const struct qitem *it, int dfd, const char *name,
 		 unsigned char type)
@@ -198,10 +215,15 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 	bool is_dir;
 	unsigned bits;
 
-	if (nsb_snprintf(rel, sizeof(rel), "%s%s%s", it->rel, *it->rel ? "/" : "", name) < 0) {
+	size_t plen = strlen(it->rel), nlen = strlen(name), at = plen ? plen + 1 : 0;
+
+	if (at + nlen >= sizeof(rel)) {
 		s->st->truncated = true;
 		return 0;
 	}
+	memcpy(rel, it->rel, plen);
+	rel[plen] = '/';
+	memcpy(rel + at, name, nlen + 1);
 	if (type == DT_UNKNOWN) {
 		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return 0; /* gone meanwhile */
@@ -225,7 +247,7 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 			return r;
 		return enqueue(s, rel, it->depth + 1, false);
 	}
-	if (!is_dir || strcmp(name, ".git") == 0)
+	if (!is_dir || skipped(name))
 		return 0;
 	return enqueue(s, rel, it->depth + 1, it->protect);
 }
@@ -361,6 +383,22 @@ static int make_rules(const struct nsb_config *cfg, const struct nsb_gate_policy
 	return 0;
 }
 
+/* The compiled forms of r's lists, in one allocation (freed by the caller). */
+static struct nsb_glob *compile_rules(struct nsb_protect_rules *r)
+{
+	struct nsb_glob *g = malloc((r->n_protect + r->n_mask + r->n_mask_key + 1) * sizeof(*g));
+
+	if (!g)
+		return NULL;
+	nsb_protect_compile(r->protect, r->n_protect, g);
+	nsb_protect_compile(r->mask, r->n_mask, g + r->n_protect);
+	nsb_protect_compile(r->mask_key, r->n_mask_key, g + r->n_protect + r->n_mask);
+	r->cprotect = g;
+	r->cmask = g + r->n_protect;
+	r->cmask_key = g + r->n_protect + r->n_mask;
+	return g;
+}
+
 static int scan_all(const struct nsb_config *cfg, struct scan *s)
 {
 	const struct nsb_protect_rules *r = s->rules;
@@ -388,6 +426,7 @@ int nsb_protect_scan(const struct nsb_config *cfg, const struct nsb_gate_policy 
 {
 	struct nsb_protect_rules rules;
 	_cleanup_free_ const char **mask = NULL;
+	_cleanup_free_ struct nsb_glob *globs = NULL;
 	struct scan s = {.rules = &rules, .p = p, .st = st, .e = e};
 	bool any = false;
 	int r;
@@ -402,9 +441,12 @@ int nsb_protect_scan(const struct nsb_config *cfg, const struct nsb_gate_policy 
 	if (r < 0)
 		return r;
 	s.mask = !cfg->no_mask && (rules.n_mask || rules.n_mask_key);
+	globs = compile_rules(&rules);
 	s.buf = malloc(DENTS_BUF);
-	if (!s.buf)
+	if (!s.buf || !globs) {
+		free(s.buf);
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	}
 	r = scan_all(cfg, &s);
 	free(s.buf);
 	free(s.q);
