@@ -38,7 +38,7 @@ const char *const nsb_mask_key_default[] = {"*.pem", "*.key", "id_*", NULL};
  * code does not: hooks, the configuration, and the submodules' git
  * directories (each with hooks and a configuration of its own).
  */
-const char *const nsb_git_protected[] = {"hooks", "config", "modules", NULL};
+const char *const nsb_git_protected[NSB_N_GIT_PROTECTED + 1] = {"hooks", "config", "modules", NULL};
 
 int nsb_protect_glob_valid(const char *glob)
 {

@@ -82,8 +82,10 @@ extern const char *const nsb_protect_default[];
 extern const char *const nsb_mask_default[];
 extern const char *const nsb_mask_key_default[];
 
-/* Inside .git, what --rw-git keeps read-only (relative to .git). */
-extern const char *const nsb_git_protected[];
+/* Inside .git, what --rw-git keeps read-only (relative to .git): hooks,
+ * config (both needed), modules. */
+#define NSB_N_GIT_PROTECTED 3
+extern const char *const nsb_git_protected[NSB_N_GIT_PROTECTED + 1];
 
 /* 0 or -EINVAL: empty, longer than NSB_PROTECT_GLOB_MAX, absolute, a
  * component "", "." or "..", whitespace or a control byte. */

@@ -165,25 +165,28 @@ static int cover_link_target(struct scan *s, const char *rel, unsigned bits)
 static int cover_git(struct scan *s, int dfd, const char *rel)
 {
 	char sub[NSB_MAX_PATH + 1];
-	struct stat st[3];
-	bool have[3];
+	struct stat st[NSB_N_GIT_PROTECTED];
+	bool have[NSB_N_GIT_PROTECTED] = {false};
+	int r;
 
-	for (size_t i = 0; nsb_git_protected[i]; i++) {
-		if (nsb_snprintf(sub, sizeof(sub), ".git/%s", nsb_git_protected[i]) < 0)
-			return -ENAMETOOLONG;
+	for (size_t i = 0; i < NSB_N_GIT_PROTECTED; i++) {
+		snprintf(sub, sizeof(sub), ".git/%s", nsb_git_protected[i]); /* short */
 		have[i] = fstatat(dfd, sub, &st[i], AT_SYMLINK_NOFOLLOW) == 0 &&
 			  (S_ISDIR(st[i].st_mode) || S_ISREG(st[i].st_mode));
 	}
+	/* hooks and config come first in nsb_git_protected */
 	if (!have[0] || !have[1]) {
 		s->st->git_fallback = true;
 		return add_cover(s, rel, NSB_COVER_PROTECT, true);
 	}
-	int r = add_cover(s, rel, NSB_COVER_PIN, true);
-	for (size_t i = 0; r >= 0 && nsb_git_protected[i]; i++) {
+	r = add_cover(s, rel, NSB_COVER_PIN, true);
+	for (size_t i = 0; r >= 0 && i < NSB_N_GIT_PROTECTED; i++) {
 		if (!have[i])
 			continue;
-		if (nsb_snprintf(sub, sizeof(sub), "%s/%s", rel, nsb_git_protected[i]) < 0)
+		if (nsb_snprintf(sub, sizeof(sub), "%s/%s", rel, nsb_git_protected[i]) < 0) {
+			s->st->truncated = true; /* no path inside reaches it either */
 			continue;
+		}
 		r = add_cover(s, sub, NSB_COVER_PROTECT, S_ISDIR(st[i].st_mode));
 	}
 	return r;
@@ -424,7 +427,7 @@ static int scan_all(const struct nsb_config *cfg, struct scan *s)
 int nsb_protect_scan(const struct nsb_config *cfg, const struct nsb_gate_policy *pol,
 		     struct nsb_plan *p, struct nsb_cover_stats *st, struct nsb_error *e)
 {
-	struct nsb_protect_rules rules;
+	struct nsb_protect_rules rules = {0};
 	_cleanup_free_ const char **mask = NULL;
 	_cleanup_free_ struct nsb_glob *globs = NULL;
 	struct scan s = {.rules = &rules, .p = p, .st = st, .e = e};
