@@ -33,7 +33,9 @@ struct scan {
 	size_t covers_room;
 	struct qitem *q;
 	size_t q_head, q_len, q_room;
-	char *buf; /* getdents64 */
+	char *buf;	    /* getdents64 */
+	const char **dests; /* every user mount's destination, sorted */
+	size_t n_dests;
 };
 
 enum {
@@ -209,6 +211,25 @@ static bool skipped(const char *name)
 	return false;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* rel lies under another user mount's destination, stacked on this bind
+ * later: what is there is never seen through this one (that mount's own
+ * scan covers it). */
+static bool hidden(const struct scan *s, const char *rel)
+{
+	const char *dest = s->p->ops[s->op].dest;
+	char inside[NSB_MAX_PATH + 1];
+	const char *key = inside;
+
+	if (s->n_dests < 2 || nsb_snprintf(inside, sizeof(inside), "%s/%s", dest, rel) < 0)
+		return false;
+	return bsearch(&key, s->dests, s->n_dests, sizeof(*s->dests), cmp_str) != NULL;
+}
+
 /* One entry of the directory it->rel (open at dfd). */
 static int visit(struct scan *s, const struct qitem *it, int dfd, const char *name,
 		 unsigned char type)
@@ -227,6 +248,8 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 	memcpy(rel, it->rel, plen);
 	rel[plen] = '/';
 	memcpy(rel + at, name, nlen + 1);
+	if (hidden(s, rel))
+		return 0;
 	if (type == DT_UNKNOWN) {
 		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return 0; /* gone meanwhile */
@@ -450,7 +473,17 @@ int nsb_protect_scan(const struct nsb_config *cfg, const struct nsb_gate_policy 
 		free(s.buf);
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
 	}
+	s.dests = malloc(p->n_ops * sizeof(*s.dests));
+	for (size_t i = 0; s.dests && i < p->n_ops; i++)
+		if (p->ops[i].user)
+			s.dests[s.n_dests++] = p->ops[i].dest;
+	if (!s.dests) {
+		free(s.buf);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	}
+	qsort(s.dests, s.n_dests, sizeof(*s.dests), cmp_str);
 	r = scan_all(cfg, &s);
+	free(s.dests);
 	free(s.buf);
 	free(s.q);
 	if (r >= 0 && p->n_covers > 1)

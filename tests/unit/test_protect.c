@@ -746,3 +746,36 @@ Test(protect, scan_cost_10k_files, .init = make_tree, .fini = remove_tree, .time
 	fprintf(stderr, "protect scan of 10500 entries: %.2f ms\n",
 		((double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6) / 10);
 }
+
+/* A bind nested in another hides what lies under its destination: the outer
+ * scan leaves it to the inner one's. */
+Test(protect, scan_nested_binds, .init = make_tree, .fini = remove_tree)
+{
+	static char dest_sub[] = "/w/sub";
+	char sub[600], text[1024];
+	struct nsb_plan p;
+	struct nsb_mount_op ops[2];
+	struct nsb_cover_stats st;
+	struct nsb_error e;
+
+	mk(".env", "A=1\n");
+	mk("sub", NULL);
+	mk("sub/.env", "B=1\n");
+	snprintf(sub, sizeof(sub), "%s/sub", tree);
+	nsb_config_init(&cfg);
+	one_bind(&p, &ops[0], true);
+	ops[1] = (struct nsb_mount_op){.kind = NSB_OP_BIND,
+				       .src = sub,
+				       .dest = dest_sub,
+				       .readonly = true,
+				       .user = true,
+				       .src_is_dir = true};
+	p.ops = ops;
+	p.n_ops = 2;
+	cr_assert(eq(int, scan(&p, &st, &e), 0), "%s", e.message);
+	covers_text(&p, text, sizeof(text));
+	expect_str(text, "M:/w/.env M:/w/sub/.env");
+	cr_expect(eq(sz, p.covers[0].op, 0));
+	cr_expect(eq(sz, p.covers[1].op, 1));
+	free_covers(&p);
+}
