@@ -16,17 +16,18 @@
  * renamed, a folder holding one can).
  */
 const char *const nsb_protect_default[] = {
-	".git",	       ".envrc",       ".bashrc",	 ".bash_profile",
-	".bash_login", ".bash_logout", ".profile",	 ".zshrc",
-	".zshenv",     ".zprofile",    ".zlogin",	 ".kshrc",
-	".cshrc",      ".tcshrc",      ".vscode",	 ".idea",
-	".npmrc",      ".yarnrc",      ".yarnrc.yml",	 ".pypirc",
-	".github",     ".gitlab",      ".gitlab-ci.yml", ".circleci",
-	".travis.yml", ".husky",       ".devcontainer",	 ".pre-commit-config.yaml",
+	".git", ".envrc", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".kshrc", ".cshrc", ".tcshrc", ".vscode",
+	".idea", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".github", ".gitlab",
+	".gitlab-ci.yml", ".circleci", ".travis.yml", ".husky", ".devcontainer",
+	".pre-commit-config.yaml",
+	/* a home directory bound writable */
+	".gitconfig", ".ssh", ".config/git", ".config/fish", ".config/autostart", ".config/systemd",
 	NULL};
 
-/* Files that are secrets by name. */
-const char *const nsb_mask_default[] = {".env", ".env.*", NULL};
+/* Files that are secrets by name (the last ones in a home directory). */
+const char *const nsb_mask_default[] = {
+	".env", ".env.*", ".netrc", ".pgpass", ".git-credentials", ".aws/credentials", NULL};
 
 /* Files that are secrets when they hold a private key: certificates and
  * source files with these names stay readable. */
@@ -91,13 +92,12 @@ void nsb_protect_compile(const char *const *list, size_t n, struct nsb_glob *out
 	for (size_t i = 0; i < n; i++) {
 		const char *g = list[i];
 		struct nsb_glob *c = &out[i];
+		bool special = strpbrk(g, "*?[\\") != NULL;
 
 		*c = (struct nsb_glob){.text = g, .path = strchr(g, '/') != NULL};
-		if (c->path)
-			c->shape = NSB_GLOB_OTHER;
-		else if (!strpbrk(g, "*?[\\"))
-			c->shape = NSB_GLOB_NAME;
-		else if (g[0] == '*' && !strpbrk(g + 1, "*?[\\"))
+		if (!special)
+			c->shape = NSB_GLOB_NAME; /* the name, or the path with '/' */
+		else if (!c->path && g[0] == '*' && !strpbrk(g + 1, "*?[\\"))
 			c->shape = NSB_GLOB_SUFFIX;
 		else
 			c->shape = NSB_GLOB_OTHER;
@@ -108,10 +108,11 @@ void nsb_protect_compile(const char *const *list, size_t n, struct nsb_glob *out
 static bool compiled_match(const struct nsb_glob *g, const char *rel, const char *name,
 			   size_t name_len)
 {
+	const char *s = g->path ? rel : name;
+
 	switch (g->shape) {
 	case NSB_GLOB_NAME:
-		return g->text[0] == name[0] && g->len == name_len &&
-		       memcmp(g->text, name, name_len) == 0;
+		return g->text[0] == s[0] && strcmp(g->text, s) == 0;
 	case NSB_GLOB_SUFFIX:
 		return name_len >= g->len &&
 		       memcmp(name + name_len - g->len, g->text + 1, g->len) == 0;

@@ -48,7 +48,7 @@ struct nsb_glob {
 };
 
 enum {
-	NSB_GLOB_NAME,	 /* no special byte: the name itself */
+	NSB_GLOB_NAME,	 /* no special byte: the name (the path, with '/') itself */
 	NSB_GLOB_SUFFIX, /* '*' then no special byte: a suffix */
 	NSB_GLOB_OTHER,	 /* fnmatch(3) */
 };

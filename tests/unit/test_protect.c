@@ -84,9 +84,9 @@ Test(protect, glob_matching)
 
 static const struct nsb_protect_rules default_rules = {
 	.protect = nsb_protect_default,
-	.n_protect = 28,
+	.n_protect = 34,
 	.mask = nsb_mask_default,
-	.n_mask = 2,
+	.n_mask = 6,
 	.mask_key = nsb_mask_key_default,
 	.n_mask_key = 3,
 };
@@ -132,6 +132,10 @@ Test(protect, classify)
 		{"k/server.pem", "server.pem", true, false, true, 0}, /* keys are files */
 		{"id_ed25519", "id_ed25519", false, false, true, NSB_MATCH_MASK_KEY},
 		{"id_map.py", "id_map.py", false, false, true, NSB_MATCH_MASK_KEY},
+		{".config/git", "git", true, true, true, NSB_MATCH_PROTECT},
+		{"x/.config/git", "git", true, true, true, 0}, /* anchored at the root */
+		{".aws/credentials", "credentials", false, false, true, NSB_MATCH_MASK},
+		{".netrc", ".netrc", false, false, true, NSB_MATCH_MASK},
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
