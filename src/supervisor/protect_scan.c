@@ -119,11 +119,14 @@ static bool holds_private_key(struct scan *s, int dfd, const char *name)
 	char buf[NSB_KEY_SNIFF_BYTES];
 	_cleanup_close_ int fd =
 		openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
 	ssize_t n;
 
 	s->st->sniffed++;
-	if (fd < 0)
-		return false; /* unreadable to the caller: unreadable inside too */
+	/* Unreadable to the caller: unreadable inside too.  Only a regular
+	 * file is read (O_NONBLOCK: a FIFO put there meanwhile cannot block). */
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
 	n = read(fd, buf, sizeof(buf));
 	return n > 0 && nsb_looks_private_key(buf, (size_t)n);
 }
@@ -145,17 +148,17 @@ static int cover_link_target(struct scan *s, const char *rel, unsigned bits)
 	if (!real || !nsb_path_is_under(real, src) || strcmp(real, src) == 0 ||
 	    lstat(real, &st) < 0)
 		return 0;
-	if (bits & NSB_MATCH_MASK_KEY) {
+	const char *target = real + strlen(src) + 1;
+	bool mask = bits & NSB_MATCH_MASK;
+	if (!mask && (bits & NSB_MATCH_MASK_KEY) && S_ISREG(st.st_mode)) {
 		_cleanup_close_ int dfd = open(src, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0 || !S_ISREG(st.st_mode) ||
-		    !holds_private_key(s, dfd, real + strlen(src) + 1))
-			return 0;
+		mask = dfd >= 0 && holds_private_key(s, dfd, target);
 	}
-	return add_cover(s, real + strlen(src) + 1,
-			 bits & NSB_MATCH_PROTECT && !(bits & (NSB_MATCH_MASK | NSB_MATCH_MASK_KEY))
-				 ? NSB_COVER_PROTECT
-				 : NSB_COVER_MASK,
-			 S_ISDIR(st.st_mode));
+	if (mask)
+		return add_cover(s, target, NSB_COVER_MASK, S_ISDIR(st.st_mode));
+	if (bits & (NSB_MATCH_PROTECT | NSB_MATCH_GIT))
+		return add_cover(s, target, NSB_COVER_PROTECT, S_ISDIR(st.st_mode));
+	return 0;
 }
 
 /*
@@ -248,8 +251,6 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 	memcpy(rel, it->rel, plen);
 	rel[plen] = '/';
 	memcpy(rel + at, name, nlen + 1);
-	if (hidden(s, rel))
-		return 0;
 	if (type == DT_UNKNOWN) {
 		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return 0; /* gone meanwhile */
@@ -257,6 +258,9 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 	}
 	is_dir = type == DT_DIR;
 	bits = nsb_protect_classify(s->rules, rel, name, is_dir, it->protect, s->mask);
+	/* Most entries: nothing to cover, nothing to enter. */
+	if ((!bits && (!is_dir || skipped(name))) || hidden(s, rel))
+		return 0;
 	if (type == DT_LNK)
 		return bits ? cover_link_target(s, rel, bits) : 0;
 	if (bits & NSB_MATCH_MASK)
@@ -273,8 +277,6 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 			return r;
 		return enqueue(s, rel, it->depth + 1, false);
 	}
-	if (!is_dir || skipped(name))
-		return 0;
 	return enqueue(s, rel, it->depth + 1, it->protect);
 }
 
