@@ -17,7 +17,12 @@
 
 /* Every route, tried by a Python payload; prints "route=ok" or "route=ERRNO". */
 static const char routes_py[] =
-	"import errno, os, subprocess\n"
+	"import ctypes, errno, os, subprocess\n"
+	"libc = ctypes.CDLL(None, use_errno=True)\n"
+	"def umount(p):\n"
+	"    if libc.umount2(p.encode(), 2) != 0:\n"
+	"        e = ctypes.get_errno()\n"
+	"        raise OSError(e, os.strerror(e))\n"
 	"def attempt(label, fn):\n"
 	"    try:\n"
 	"        fn()\n"
@@ -43,6 +48,7 @@ static const char routes_py[] =
 	"attempt('hardlink_config', lambda: os.link('repo/.git/config', 'repo/cfg-link'))\n"
 	"attempt('unlink_envrc', lambda: os.unlink('repo/.envrc'))\n"
 	"attempt('unlink_config', lambda: os.unlink('repo/.git/config'))\n"
+	"attempt('umount_git', lambda: umount('repo/.git'))\n"
 	"p = subprocess.run(['/bin/sh', '-c', 'echo evil >> repo/.envrc'], capture_output=True)\n"
 	"print('subprocess=' + str(p.returncode))\n"
 	"attempt('ordinary_write', lambda: write('repo/src/new.c', 'int x;\\n'))\n"
@@ -104,6 +110,8 @@ NSB_ITEST(protect, every_write_route_is_refused_by_the_kernel)
 	/* ...and a hard link never crosses mounts. */
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "hardlink_config"), "EXDEV");
 	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "subprocess"), "0");
+	/* Taking the cover away needs a capability the payload lacks. */
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "umount_git"), "EPERM");
 	/* Ordinary work in the same bind goes on. */
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ordinary_write"), "ok");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ordinary_rename"), "ok");
@@ -310,4 +318,27 @@ NSB_ITEST(protect, ordinary_build_steps_still_work)
 	ITEST_EXPECT_CONTAINS(&r, r.out, "configured");
 	itest_run_close(&r);
 	cr_expect(access(itest_path(&itest_cur, "repo/config.h"), F_OK) == 0);
+}
+
+/* A tree deeper than the scan's bound: the run goes on, the record and
+ * stderr say where the scan stopped, and a secret at the root is still
+ * masked (breadth first). */
+NSB_ITEST(protect, scan_bound_is_recorded_not_fatal)
+{
+	char rel[256] = "deep";
+	struct itest_run r;
+
+	itest_write(&itest_cur, ".env", "TOKEN=1\n");
+	itest_mkdir(&itest_cur, rel);
+	for (int i = 0; i < 18; i++) {
+		strcat(rel, "/d");
+		itest_mkdir(&itest_cur, rel);
+	}
+	ITEST_RUN(&r, "--", "./probe", "read", ".env");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "bytes"), "0");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.masked.truncated"), "true");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "warnings"), "\"kind\":\"scan_truncated\"");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "the scan for protected paths and secrets stopped");
+	itest_run_close(&r);
 }
