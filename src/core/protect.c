@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Protected paths and secret masks: the patterns and the decision per entry.  Pure (supervisor). */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/protect.h"
 
@@ -173,4 +176,61 @@ bool nsb_looks_private_key(const char *buf, size_t len)
 	/* "-----BEGIN RSA PRIVATE KEY-----", "... OPENSSH PRIVATE KEY-----",
 	 * "... ENCRYPTED PRIVATE KEY-----": every PEM private key's armour. */
 	return memmem(buf, len, "PRIVATE KEY-----", 16) != NULL;
+}
+
+/* One line of a git config: section headers update sec, a core.hooksPath
+ * value is copied to out (1).  The value ends at an unquoted '#' or ';'. */
+static int hooks_path_line(const char *l, size_t n, char *sec, size_t sec_size, char *out,
+			   size_t size)
+{
+	size_t i = 0, k = 0;
+	bool quoted = false;
+
+	while (i < n && isspace((unsigned char)l[i]))
+		i++;
+	if (i < n && l[i] == '[') {
+		size_t j = ++i;
+		while (j < n && l[j] != ']' && !isspace((unsigned char)l[j]) && l[j] != '"')
+			j++;
+		snprintf(sec, sec_size, "%.*s", (int)(j - i), l + i);
+		return 0;
+	}
+	if (strcasecmp(sec, "core") != 0 || n - i < 9 || strncasecmp(l + i, "hookspath", 9) != 0)
+		return 0;
+	for (i += 9; i < n && isspace((unsigned char)l[i]); i++)
+		;
+	if (i == n || l[i] != '=')
+		return 0;
+	for (i++; i < n && isspace((unsigned char)l[i]); i++)
+		;
+	for (; i < n && k + 1 < size; i++) {
+		if (l[i] == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (!quoted && (l[i] == '#' || l[i] == ';'))
+			break;
+		out[k++] = l[i];
+	}
+	while (k > 0 && isspace((unsigned char)out[k - 1]))
+		k--;
+	out[k] = '\0';
+	return k > 0;
+}
+
+int nsb_git_hooks_path(const char *config, size_t len, char *out, size_t size)
+{
+	char sec[32] = "", val[NSB_PROTECT_HOOKS_PATH_MAX + 1];
+	int found = 0;
+
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(config + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - config - at) : len - at;
+		if (hooks_path_line(config + at, n, sec, sizeof(sec), val, sizeof(val)) > 0) {
+			snprintf(out, size, "%s", val); /* the last one wins, as in git */
+			found = 1;
+		}
+		at += n + 1;
+	}
+	return found;
 }

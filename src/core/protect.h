@@ -108,3 +108,11 @@ unsigned nsb_protect_classify(const struct nsb_protect_rules *r, const char *rel
 
 /* True when buf holds a PEM or OpenSSH private key ("PRIVATE KEY-----"). */
 bool nsb_looks_private_key(const char *buf, size_t len);
+
+/*
+ * core.hooksPath of a git config file's text (the last one, as git reads
+ * it; quotes removed, a trailing comment cut), into out.  1 found, 0 not.
+ * Hooks kept there run like .git/hooks, so the scan protects that folder.
+ */
+#define NSB_PROTECT_HOOKS_PATH_MAX 1024
+int nsb_git_hooks_path(const char *config, size_t len, char *out, size_t size);

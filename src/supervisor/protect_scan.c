@@ -71,6 +71,10 @@ static int add_cover(struct scan *s, const char *rel, enum nsb_cover_kind kind, 
 		s->st->truncated = true; /* not reachable by a path inside either */
 		return 0;
 	}
+	/* A hooks folder named by core.hooksPath may match by name too. */
+	for (size_t i = 0; kind == NSB_COVER_PROTECT && i < p->n_covers; i++)
+		if (p->covers[i].op == s->op && strcmp(p->covers[i].rel, rel) == 0)
+			return 0;
 	if (p->n_covers == s->covers_room) {
 		size_t room = s->covers_room ? 2 * s->covers_room : 16;
 		cv = realloc(p->covers, room * sizeof(*cv));
@@ -159,6 +163,37 @@ static int cover_link_target(struct scan *s, const char *rel, unsigned bits)
 	if (bits & (NSB_MATCH_PROTECT | NSB_MATCH_GIT))
 		return add_cover(s, target, NSB_COVER_PROTECT, S_ISDIR(st.st_mode));
 	return 0;
+}
+
+/*
+ * A hooks folder named by core.hooksPath in the repository's own config
+ * (.githooks and the like) runs like .git/hooks: protected when it is a
+ * folder of this bind.  A relative path is taken from the work tree (the
+ * folder holding .git), as git does.
+ */
+static int cover_hooks_path(struct scan *s, int dfd, const char *rel)
+{
+	const char *src = s->p->ops[s->op].src;
+	char cfg[16 << 10], hooks[NSB_PROTECT_HOOKS_PATH_MAX + 1];
+	_cleanup_free_ char *host = NULL, *real = NULL;
+	_cleanup_close_ int fd = openat(dfd, ".git/config", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	size_t plen = strlen(rel) - strlen(".git");
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	n = read(fd, cfg, sizeof(cfg));
+	if (n <= 0 || !nsb_git_hooks_path(cfg, (size_t)n, hooks, sizeof(hooks)))
+		return 0;
+	if (hooks[0] == '/' ? asprintf(&host, "%s", hooks) < 0
+			    : asprintf(&host, "%s/%.*s%s", src, (int)plen, rel, hooks) < 0)
+		return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
+	real = realpath(host, NULL);
+	if (!real || !nsb_path_is_under(real, src) || strcmp(real, src) == 0 ||
+	    stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	return add_cover(s, real + strlen(src) + 1, NSB_COVER_PROTECT, true);
 }
 
 /*
@@ -267,6 +302,11 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 		return add_cover(s, rel, NSB_COVER_MASK, is_dir); /* nothing inside is seen */
 	if ((bits & NSB_MATCH_MASK_KEY) && type == DT_REG && holds_private_key(s, dfd, name))
 		return add_cover(s, rel, NSB_COVER_MASK, false);
+	if ((bits & (NSB_MATCH_GIT | NSB_MATCH_PROTECT)) && is_dir && strcmp(name, ".git") == 0) {
+		int r = cover_hooks_path(s, dfd, rel);
+		if (r < 0)
+			return r;
+	}
 	if (bits & NSB_MATCH_GIT)
 		return cover_git(s, dfd, rel);
 	if (bits & NSB_MATCH_PROTECT) {

@@ -188,6 +188,15 @@ NSB_ITEST(protect, git_hooks_and_config_stay_read_only_and_rw_git_commits)
 	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "config"), "0");
 	itest_run_close(&r);
 
+	/* A hooks folder of the work tree named by core.hooksPath. */
+	itest_mkdir(&itest_cur, "repo/.githooks");
+	char *cfg = itest_slurp(itest_path(&itest_cur, "repo/.git/config"));
+	cr_assert(cfg != NULL);
+	char with_hooks[4096];
+	snprintf(with_hooks, sizeof(with_hooks), "%s[core]\n\thooksPath = .githooks\n", cfg);
+	free(cfg);
+	itest_write(&itest_cur, "repo/.git/config", with_hooks);
+
 	/* --rw-git: git commits; hooks and config stay read-only, .git
 	 * cannot be renamed away and replaced. */
 	ITEST_RUN(&r, GIT_ENV, "--rw-git", "--rw", "repo", "--", "/bin/sh", "-c",
@@ -195,19 +204,21 @@ NSB_ITEST(protect, git_hooks_and_config_stay_read_only_and_rw_git_commits)
 		  " echo log=$(git log --oneline | wc -l);"
 		  " printf '#!/bin/sh\\n' > .git/hooks/pre-commit 2>/dev/null; echo hook=$?;"
 		  " git config core.hooksPath /tmp 2>/dev/null; echo config=$?;"
-		  " mv .git .git-old 2>/dev/null; echo mv=$?");
+		  " mv .git .git-old 2>/dev/null; echo mv=$?;"
+		  " printf '#!/bin/sh\\n' > .githooks/pre-commit 2>/dev/null; echo hookspath=$?");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "commit"), "0");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "log"), "2");
 	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "hook"), "0");
 	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "config"), "0");
 	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "mv"), "0");
+	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "hookspath"), "0");
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.protected.paths"),
 			      itest_path(&itest_cur, "repo/.git/hooks\""));
 	itest_run_close(&r);
 	cr_expect(access(itest_path(&itest_cur, "repo/.git/hooks/pre-commit"), F_OK) != 0);
 	char *config = itest_slurp(itest_path(&itest_cur, "repo/.git/config"));
-	cr_expect(config && !strstr(config, "hooksPath"), "%s", config);
+	cr_expect(config && !strstr(config, "/tmp"), "%s", config);
 	free(config);
 }
 

@@ -783,3 +783,58 @@ Test(protect, scan_nested_binds, .init = make_tree, .fini = remove_tree)
 	cr_expect(eq(sz, p.covers[1].op, 1));
 	free_covers(&p);
 }
+
+Test(protect, git_hooks_path)
+{
+	static const struct {
+		const char *config, *want;
+	} t[] = {
+		{"[core]\n\thooksPath = .githooks\n", ".githooks"},
+		{"[core]\n\tbare = false\n[core]\n  HOOKSPATH=\"my hooks\" # c\n", "my hooks"},
+		{"[core]\nhooksPath = a\nhooksPath = /abs/b ; c\n", "/abs/b"}, /* the last */
+		{"[alias]\n\thooksPath = x\n", ""},			       /* another section */
+		{"[core]\n\thooksPathX = x\n", ""},
+		{"[core]\n\thooksPath =\n", ""},
+		{"", ""},
+	};
+	char out[NSB_PROTECT_HOOKS_PATH_MAX + 1];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		out[0] = '\0';
+		int found = nsb_git_hooks_path(t[i].config, strlen(t[i].config), out, sizeof(out));
+		cr_expect(eq(int, found, t[i].want[0] != '\0'), "%s", t[i].config);
+		expect_str_at(found ? out : "", t[i].want, t[i].config);
+	}
+}
+
+Test(protect, scan_protects_the_hooks_path, .init = make_tree, .fini = remove_tree)
+{
+	struct nsb_plan p;
+	struct nsb_mount_op op;
+	struct nsb_cover_stats st;
+	struct nsb_error e;
+	char text[1024];
+
+	mk(".git", NULL);
+	mk(".git/hooks", NULL);
+	mk(".git/config", "[core]\n\thooksPath = tools/hooks\n");
+	mk("tools", NULL);
+	mk("tools/hooks", NULL);
+	nsb_config_init(&cfg);
+	cfg.no_mask = true;
+	one_bind(&p, &op, false);
+	cr_assert(eq(int, scan(&p, &st, &e), 0), "%s", e.message);
+	covers_text(&p, text, sizeof(text));
+	expect_str(text, "P:/w/.git P:/w/tools/hooks");
+	free_covers(&p);
+	cfg.rw_git = true;
+	cr_assert(eq(int, scan(&p, &st, &e), 0), "%s", e.message);
+	covers_text(&p, text, sizeof(text));
+	/* Parents first; siblings of one depth in any order. */
+	cr_expect(strncmp(text, "N:/w/.git ", 10) == 0, "%s", text);
+	cr_expect(strstr(text, "P:/w/.git/hooks") && strstr(text, "P:/w/.git/config") &&
+			  strstr(text, "P:/w/tools/hooks"),
+		  "%s", text);
+	cr_expect(eq(sz, p.n_covers, 4));
+	free_covers(&p);
+}
