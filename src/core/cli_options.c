@@ -8,6 +8,7 @@
 #include "core/cli.h"
 #include "core/cli_options.h"
 #include "base/util.h"
+#include "core/protect.h"
 
 /* The --help text; tests/unit/test_cli.c holds every table row against it. */
 const char nsb_cli_usage[] =
@@ -24,6 +25,12 @@ const char nsb_cli_usage[] =
 	"                        directory inside (default: the current directory)\n"
 	"  --no-project          bind no project root; the working directory is /\n"
 	"  --chdir DIR           working directory inside (absolute path)\n"
+	"  --rw-git              let git commit in a protected .git (hooks and config\n"
+	"                        stay read-only)\n"
+	"  --no-protect          leave .git, .envrc, shell rc files, ... writable in --rw binds\n"
+	"  --mask PATH|GLOB      cover PATH, or what GLOB matches in the binds, with an\n"
+	"                        empty read-only file or directory (repeatable)\n"
+	"  --no-mask             mask nothing, not even .env files and private keys\n"
 	"\n"
 	"Environment and identity:\n"
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
@@ -411,6 +418,27 @@ static int add_allow_path(const struct nsb_cli_option *o, const char *arg, struc
 	return 0;
 }
 
+/* --mask: a glob (checked as the policy's) or a host path (resolved by the run). */
+static int add_mask(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+		    struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
+	bool bad = nsb_protect_is_glob(arg) ? nsb_protect_glob_valid(arg) < 0
+					    : !*arg || strlen(arg) > NSB_MAX_PATH;
+
+	if (bad)
+		return nsb_cli_usage_err(
+			e, -EINVAL,
+			"a GLOB is relative to each bind's root, without '.', '..' or spaces",
+			"--mask '%s': invalid path or pattern", arg);
+	if (c->n_mask >= NSB_MAX_MASK_ARGS)
+		return nsb_cli_usage_err(e, -E2BIG, "keep long lists in a --policy file",
+					 "--mask '%s': too many (at most %d)", arg,
+					 NSB_MAX_MASK_ARGS);
+	c->mask[c->n_mask++] = arg;
+	return 0;
+}
+
 static int set_result_fd(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
 			 struct nsb_error *e)
 {
@@ -445,6 +473,10 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 FIELD(chdir),
 	 .what = "not a normalized absolute path",
 	 .hint = "give the directory as it appears inside, e.g. --chdir /data"},
+	{.name = "--rw-git", .set = set_flag, FIELD(rw_git)},
+	{.name = "--no-protect", .set = set_flag, FIELD(no_protect)},
+	{.name = "--mask", .metavar = "PATH|GLOB", .set = add_mask},
+	{.name = "--no-mask", .set = set_flag, FIELD(no_mask)},
 	/* Environment and identity */
 	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
 	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},

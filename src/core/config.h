@@ -31,6 +31,7 @@
 
 #define NSB_MAX_GATE_OPTS  256 /* --deny-exec, --allow-exec, each */
 #define NSB_MAX_GATE_PATHS 64  /* --allow-path */
+#define NSB_MAX_MASK_ARGS  64  /* --mask */
 
 #define NSB_DEFAULT_KILL_AFTER_MS 2000
 #define NSB_DEFAULT_HOSTNAME	  "nsbox"
@@ -115,6 +116,13 @@ struct nsb_config {
 	/* The command: argv[cmd_index..argc-1]. */
 	char *const *cmd_argv;
 	int cmd_argc;
+
+	/* Protected paths and secret masks (core/protect.h). */
+	const char *mask[NSB_MAX_MASK_ARGS]; /* --mask PATH or GLOB */
+	size_t n_mask;
+	bool no_protect; /* --no-protect */
+	bool no_mask;	 /* --no-mask */
+	bool rw_git;	 /* --rw-git */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

@@ -561,4 +561,9 @@ void nsb_plan_free(struct nsb_plan *p)
 	p->envp[0] = NULL;
 	free(p->argv);
 	p->argv = NULL;
+	for (size_t i = 0; i < p->n_covers; i++)
+		free(p->covers[i].path);
+	free(p->covers);
+	p->covers = NULL;
+	p->n_covers = 0;
 }

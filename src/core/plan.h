@@ -14,6 +14,7 @@
 #include "core/config.h"
 #include "base/error.h"
 #include "core/limitplan.h"
+#include "core/protect.h"
 
 struct nsb_bpf;
 
@@ -87,6 +88,13 @@ struct nsb_plan {
 	 * caller's argv: init scrubs that block (init.c, scrub_cmdline). */
 	char **argv;
 	int argc;
+
+	/* Left empty by nsb_plan_build too: the scan of a run the gate allowed
+	 * (supervisor/protect_scan.c) adds the protected and masked paths, in
+	 * the order of their binds, parents first; init mounts each right
+	 * after its bind (sandbox/mount_cover.c).  Owned. */
+	struct nsb_cover *covers;
+	size_t n_covers;
 };
 
 /*

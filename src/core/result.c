@@ -173,6 +173,29 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 	nsb_json_end_object(j);
 }
 
+/* enforced.protected / enforced.masked: {count, paths (the first ones), truncated}. */
+static void put_covers(struct nsb_json *j, const char *key, bool on, size_t n,
+		       const char *const *paths, const struct nsb_enforced *en)
+{
+	nsb_json_key(j, key);
+	if (!on) {
+		nsb_json_null(j);
+		return;
+	}
+	nsb_json_begin_object(j);
+	nsb_json_key(j, "count");
+	nsb_json_uint(j, n);
+	nsb_json_key(j, "paths");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < n && i < NSB_RECORD_MAX_COVER_PATHS; i++)
+		nsb_json_string(j, paths[i]);
+	nsb_json_end_array(j);
+	put_bool(j, "truncated", en->covers_truncated);
+	nsb_json_key(j, "scanned");
+	nsb_json_uint(j, en->covers_entries);
+	nsb_json_end_object(j);
+}
+
 static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 {
 	static const struct {
@@ -218,6 +241,11 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 		nsb_json_end_object(j);
 	} else {
 		nsb_json_null(j);
+	}
+	if (en->has_covers) {
+		put_covers(j, "protected", en->protect_on, en->n_protected, en->protected_paths,
+			   en);
+		put_covers(j, "masked", en->mask_on, en->n_masked, en->masked_paths, en);
 	}
 	nsb_json_end_object(j);
 }

@@ -13,6 +13,7 @@
 #include "base/errname.h"
 #include "base/error.h"
 #include "core/namespaces.h"
+#include "core/protect.h"
 
 #define NSB_RECORD_SCHEMA 1
 
@@ -81,6 +82,16 @@ struct nsb_enforced {
 
 	const char *cgroup_path;      /* NULL: no cgroup */
 	const char *cgroup_placement; /* "clone3" (CLONE_INTO_CGROUP) or "join" */
+
+	/* Protected paths and secret masks (supervisor/protect_scan.c):
+	 * "protected" and "masked", each null when switched off. */
+	bool has_covers;
+	bool protect_on, mask_on;
+	bool covers_truncated; /* the scan's bound was reached */
+	size_t covers_entries; /* directory entries the scan read */
+	size_t n_protected, n_masked;
+	const char *protected_paths[NSB_RECORD_MAX_COVER_PATHS]; /* the first ones */
+	const char *masked_paths[NSB_RECORD_MAX_COVER_PATHS];
 };
 
 struct nsb_result {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/macro.h"
 #include "gate/gate_policy.h"
 #include "base/util.h"
 
@@ -31,6 +32,12 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 		free(p->allow_exec[i]);
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		free(p->allow_path[i]);
+	for (size_t i = 0; i < p->n_protect; i++)
+		free(p->protect[i]);
+	for (size_t i = 0; i < p->n_mask; i++)
+		free(p->mask[i]);
+	for (size_t i = 0; i < p->n_mask_key; i++)
+		free(p->mask_key[i]);
 	nsb_gate_policy_init(p);
 }
 
@@ -44,6 +51,16 @@ int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
 			return r;
 		}
 	}
+	/* The protected paths and the secrets (core/protect.c). */
+	const char *const *lists[] = {nsb_protect_default, nsb_mask_default, nsb_mask_key_default};
+	for (size_t k = 0; k < ARRAY_SIZE(lists); k++)
+		for (size_t i = 0; lists[k][i]; i++) {
+			int r = nsb_gate_policy_glob(p, (enum nsb_glob_list)k, lists[k][i]);
+			if (r < 0) {
+				nsb_gate_policy_free(p);
+				return r;
+			}
+		}
 	return 0;
 }
 
@@ -114,4 +131,15 @@ bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name)
 		if (name_matches(p->deny_exec[i], name))
 			return true;
 	return false;
+}
+
+int nsb_gate_policy_glob(struct nsb_gate_policy *p, enum nsb_glob_list which, const char *glob)
+{
+	if (nsb_protect_glob_valid(glob) < 0)
+		return -EINVAL;
+	if (which == NSB_GLOB_PROTECT)
+		return list_add(p->protect, &p->n_protect, NSB_PROTECT_MAX_GLOBS, glob);
+	if (which == NSB_GLOB_MASK)
+		return list_add(p->mask, &p->n_mask, NSB_PROTECT_MAX_GLOBS, glob);
+	return list_add(p->mask_key, &p->n_mask_key, NSB_PROTECT_MAX_GLOBS, glob);
 }

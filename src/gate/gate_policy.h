@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/config.h" /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
+#include "core/config.h"  /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
+#include "core/protect.h" /* NSB_PROTECT_MAX_GLOBS */
 
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
 
@@ -30,6 +31,13 @@ struct nsb_gate_policy {
 	size_t n_allow_path;
 	bool allow_inline_code;
 	bool allow_metachar;
+	/* Protected paths and secret masks (core/protect.h): patterns. */
+	char *protect[NSB_PROTECT_MAX_GLOBS];
+	size_t n_protect;
+	char *mask[NSB_PROTECT_MAX_GLOBS];
+	size_t n_mask;
+	char *mask_key[NSB_PROTECT_MAX_GLOBS]; /* masked when holding a private key */
+	size_t n_mask_key;
 };
 
 /* Empty policy: nothing denied, nothing relaxed. */
@@ -46,6 +54,15 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p);
 int nsb_gate_policy_deny_exec(struct nsb_gate_policy *p, const char *name);
 int nsb_gate_policy_allow_exec(struct nsb_gate_policy *p, const char *name);
 int nsb_gate_policy_allow_path(struct nsb_gate_policy *p, const char *dir);
+
+/* Add a protect, mask or mask-key pattern: 0, -EINVAL (nsb_protect_glob_valid),
+ * -E2BIG (list full) or -ENOMEM. */
+enum nsb_glob_list {
+	NSB_GLOB_PROTECT,
+	NSB_GLOB_MASK,
+	NSB_GLOB_MASK_KEY,
+};
+int nsb_gate_policy_glob(struct nsb_gate_policy *p, enum nsb_glob_list which, const char *glob);
 
 /* True when the executable name (a basename) is denied: a deny-exec entry
  * matches it and no allow-exec entry does. */

@@ -52,6 +52,9 @@ enum dkind {
 	D_ALLOW_INLINE,
 	D_ALLOW_META,
 	D_ALLOW_PATH,
+	D_PROTECT,
+	D_MASK,
+	D_MASK_KEY,
 };
 
 static const struct {
@@ -63,6 +66,9 @@ static const struct {
 	{"allow-inline-code", D_ALLOW_INLINE},
 	{"allow-metachar", D_ALLOW_META},
 	{"allow-path", D_ALLOW_PATH},
+	{"protect", D_PROTECT},
+	{"mask", D_MASK},
+	{"mask-key", D_MASK_KEY},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -140,6 +146,37 @@ static int path_directive(const struct pctx *c, const char *line, const char *ar
 	return 0;
 }
 
+/* protect, mask, mask-key GLOB: one pattern, relative to each bind's root. */
+static int glob_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
+			  struct nsb_gate_policy *p, enum nsb_glob_list which)
+{
+	size_t col = (size_t)(arg - line) + 1, len = strcspn(arg, " \t\r");
+	const char *after = arg + len;
+	char buf[NSB_PROTECT_GLOB_MAX + 1];
+
+	while (blank(*after))
+		after++;
+	if (len == 0 || *after)
+		return perr(c, -EINVAL, len ? (size_t)(after - line) + 1 : col,
+			    "one pattern per line, e.g. mask secrets/*.json",
+			    "'%s' needs exactly one GLOB", word);
+	if (len > NSB_PROTECT_GLOB_MAX)
+		return perr(c, -EINVAL, col, NULL, "GLOB is longer than %d bytes",
+			    NSB_PROTECT_GLOB_MAX);
+	memcpy(buf, arg, len);
+	buf[len] = '\0';
+	int r = nsb_gate_policy_glob(p, which, buf);
+	if (r == -EINVAL)
+		return perr(c, -EINVAL, col, "a GLOB is relative to each bind's root",
+			    "GLOB must not start with '/' or contain '.', '..' or '//'");
+	if (r == -E2BIG)
+		return perr(c, -E2BIG, col, NULL, "too many %s entries (at most %d)", word,
+			    NSB_PROTECT_MAX_GLOBS);
+	if (r < 0)
+		return perr(c, r, col, NULL, "cannot add '%s': %s", buf, strerror(-r));
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -163,6 +200,11 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return name_directive(c, word, line, arg, p, directives[i].kind);
 		case D_ALLOW_PATH:
 			return path_directive(c, line, arg, p);
+		case D_PROTECT:
+		case D_MASK:
+		case D_MASK_KEY:
+			return glob_directive(c, word, line, arg, p,
+					      (enum nsb_glob_list)(directives[i].kind - D_PROTECT));
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -238,6 +280,17 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	fprintf(out, "\n# Extra roots for the path jail (host paths, realpath form).\n");
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		fprintf(out, "allow-path %s\n", p->allow_path[i]);
+	fprintf(out,
+		"\n# Protected paths, re-bound read-only in every --rw bind; a GLOB without\n"
+		"# '/' matches a name at any depth, one with '/' a path from the bind's root.\n");
+	for (size_t i = 0; i < p->n_protect; i++)
+		fprintf(out, "protect %s\n", p->protect[i]);
+	fprintf(out, "\n# Secrets, covered by an empty read-only file in every bind.\n");
+	for (size_t i = 0; i < p->n_mask; i++)
+		fprintf(out, "mask %s\n", p->mask[i]);
+	fprintf(out, "\n# Covered only where the file holds a private key.\n");
+	for (size_t i = 0; i < p->n_mask_key; i++)
+		fprintf(out, "mask-key %s\n", p->mask_key[i]);
 	if (fflush(out) == EOF || ferror(out))
 		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;

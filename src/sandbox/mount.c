@@ -311,8 +311,11 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 			return 0;
 		}
 		return attach_bind(c, pr, op->dest, e);
-	case NSB_OP_BIND:
-		return attach_bind(c, pr, op->dest, e);
+	case NSB_OP_BIND: {
+		int r = attach_bind(c, pr, op->dest, e);
+		/* Protected paths and masks, before any bind nested in this one. */
+		return r < 0 ? r : mnt_cover_bind(c, i, pr->tree_fd, e);
+	}
 	case NSB_OP_TMPFS: {
 		int t = mnt_new_tmpfs(c, op->size, op->mode, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
 				      op->dest, e);

@@ -38,6 +38,7 @@ struct mount_ctx {
 	size_t ro_prefix;
 	int defer[DEFER_MAX];
 	size_t n_defer;
+	size_t next_cover; /* the plan's first cover not yet mounted */
 };
 
 /* mount.c */
@@ -50,6 +51,9 @@ int mnt_new_fs(struct mount_ctx *c, const char *type, const char *const *kv, uns
 	       const char *dest, struct nsb_error *e);
 int mnt_new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned attrs,
 		  const char *dest, struct nsb_error *e);
+
+/* mount_cover.c: the covers of bind op, attached from tree_fd. */
+int mnt_cover_bind(struct mount_ctx *c, size_t op, int tree_fd, struct nsb_error *e);
 
 /* mount_special.c */
 int mnt_prepare_devices(struct mount_ctx *c, struct nsb_error *e);

@@ -412,6 +412,7 @@ static void record_enforced(struct nsb_run *run)
 		.cgroup_joined = run->sb.cgroup_joined,
 	};
 	nsb_verdict_enforced(&in, &run->res);
+	nsb_protect_record(run->cfg, &run->plan, &run->covers, &run->res.enforced);
 }
 
 static int kill_cgroup(void *ud)
@@ -487,6 +488,12 @@ void nsb_run_execute(struct nsb_run *run)
 	}
 	if (export_seccomp(run) < 0)
 		return;
+	/* Only for a run that goes ahead: a refusal reads nothing. */
+	if (nsb_protect_scan(run->cfg, &run->front.policy, &run->plan, &run->covers, &e) < 0) {
+		nsb_run_fail(run, &e);
+		return;
+	}
+	nsb_run_warn_covers(run);
 	nsb_run_warn_fallbacks(run);
 	nsb_run_warn_unwritable_binds(run);
 	if (create_cgroup(run, &e) < 0) {

@@ -99,6 +99,43 @@ void nsb_run_warn_unwritable_binds(struct nsb_run *run)
 	}
 }
 
+/* A warning on stderr and in the record. */
+static void warn(struct nsb_run *run, const char *kind, const char *path, const char *msg)
+{
+	struct nsb_result *res = &run->res;
+
+	fprintf(stderr, "nsbox: warning: %s\n", msg);
+	if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
+		size_t k = res->n_warnings++;
+		snprintf(run->warn_path[k], sizeof(run->warn_path[k]), "%s", path);
+		snprintf(run->warn_msg[k], sizeof(run->warn_msg[k]), "%s", msg);
+		res->warnings[k].kind = kind;
+		res->warnings[k].path = run->warn_path[k];
+		res->warnings[k].message = run->warn_msg[k];
+	}
+}
+
+void nsb_run_warn_covers(struct nsb_run *run)
+{
+	const struct nsb_cover_stats *st = &run->covers;
+	char msg[NSB_ERR_MESSAGE_MAX];
+
+	if (st->truncated) {
+		/* Truncation only shortens a warning. */
+		(void)nsb_snprintf(
+			msg, sizeof(msg),
+			"the scan for protected paths and secrets stopped at its bound (%d entries, "
+			"%d levels) in '%s': what lies beyond is neither protected nor masked; bind a "
+			"narrower directory or name secrets with --mask PATH",
+			NSB_SCAN_MAX_ENTRIES, NSB_SCAN_MAX_DEPTH, st->truncated_in);
+		warn(run, "scan_truncated", st->truncated_in, msg);
+	}
+	if (st->git_fallback)
+		warn(run, "rw_git_fallback", ".git",
+		     "--rw-git: a .git without hooks/ or config stays read-only as a whole (the "
+		     "payload could create them); create them (mkdir .git/hooks) to commit inside");
+}
+
 /*
  * A candidate of the caller's PATH, judged by the rules the sandbox applies
  * (the one PATH search, an executable file that is not a directory), and

@@ -50,6 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(p.n_allow_path <= NSB_MAX_GATE_PATHS);
 	for (size_t i = 0; i < p.n_allow_path; i++)
 		FUZZ_ASSERT(nsb_path_is_clean_abs(p.allow_path[i]));
+	FUZZ_ASSERT(p.n_protect <= NSB_PROTECT_MAX_GLOBS && p.n_mask <= NSB_PROTECT_MAX_GLOBS &&
+		    p.n_mask_key <= NSB_PROTECT_MAX_GLOBS);
+	for (size_t i = 0; i < p.n_mask; i++)
+		FUZZ_ASSERT(nsb_protect_glob_valid(p.mask[i]) == 0);
 
 	size_t len1, len2;
 	char *out1 = print(&p, &len1);

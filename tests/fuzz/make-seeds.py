@@ -46,6 +46,13 @@ for t in [
 ]:
     put("fuzz_policy", t)
 
+# protected paths and secrets (protect, mask, mask-key)
+for t in [
+    "protect .git\nprotect .github/workflows\nmask .env.*\nmask-key id_*\nmask secrets/[a-z]?.json\n",
+    "protect /etc\nmask a//b\nmask-key ../x\nmask two words\n",
+]:
+    put("fuzz_policy", t)
+
 # command lines (argv[1..], NUL-separated)
 for a in [
     argv("--", "/bin/true"),
@@ -56,6 +63,7 @@ for a in [
     argv("--no-project", "--chdir", "/tmp", "--hostname", "box", "--share-net", "--", "id"),
     argv("--project", "sub", "--tmp-size", "8M", "--cgroup-parent", "/sys/fs/cgroup/x", "--require-cgroup", "--", "id"),
     argv("--seccomp", "strict", "--seccomp-export", "out.bpf", "--", "true"),
+    argv("--rw-git", "--no-protect", "--mask", "*.pem", "--mask", ".aws/credentials", "--no-mask", "--", "true"),
     argv("--help"),
     argv("--version"),
     argv("--ro"),

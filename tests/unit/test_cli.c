@@ -1270,6 +1270,12 @@ static const char usage_before_the_table[] =
 	"                        directory inside (default: the current directory)\n"
 	"  --no-project          bind no project root; the working directory is /\n"
 	"  --chdir DIR           working directory inside (absolute path)\n"
+	"  --rw-git              let git commit in a protected .git (hooks and config\n"
+	"                        stay read-only)\n"
+	"  --no-protect          leave .git, .envrc, shell rc files, ... writable in --rw binds\n"
+	"  --mask PATH|GLOB      cover PATH, or what GLOB matches in the binds, with an\n"
+	"                        empty read-only file or directory (repeatable)\n"
+	"  --no-mask             mask nothing, not even .env files and private keys\n"
 	"\n"
 	"Environment and identity:\n"
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
@@ -1348,5 +1354,5 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 35));
+	cr_expect(eq(sz, rows, 39));
 }
