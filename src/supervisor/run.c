@@ -64,8 +64,13 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 
 	/* Each real path malloc'd to size: no PATH_MAX buffers in the frame
 	 * or in the run (a page each, touched on every launch). */
+	/* The kernel's getcwd already names the directory without a symlink
+	 * (built from its dentries): no realpath walk, one readlink per
+	 * component, is needed unless it is unreachable from our root. */
 	cwd = getcwd(NULL, 0);
-	if (!cwd || !(run->cwd_real = realpath(cwd, NULL)))
+	if (cwd && cwd[0] == '/')
+		run->cwd_real = TAKE_PTR(cwd);
+	else if (!cwd || !(run->cwd_real = realpath(cwd, NULL)))
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
 				     "resolve the current directory");
 	facts->cwd = run->cwd_real;
@@ -286,9 +291,10 @@ static int decide_limits(struct nsb_run *run, struct nsb_error *e)
 		h->cgroup_pids = nsb_cgroup_place(&cgo, need, &run->cg_place, NULL) == 0;
 	}
 decide:
-	h->uid = getuid();
+	h->uid = run->facts.uid;
 	h->nproc_hard = UINT64_MAX;
-	if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
+	/* RLIMIT_NPROC never binds uid 0 (limitplan.c): not even read then. */
+	if (h->uid != 0 && getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
 		h->nproc_hard = nproc.rlim_max;
 	snprintf(run->fallback_why, sizeof(run->fallback_why), "%s", why.message);
 	h->why_not = run->fallback_why;
