@@ -323,7 +323,11 @@ static int visit(struct scan *s, const struct qitem *it, int dfd, const char *na
 /* Read one queued directory.  1: the entry bound was reached. */
 static int scan_dir(struct scan *s, const struct qitem *it)
 {
-	_cleanup_close_ int dfd = open_beneath(s->root_fd, it->rel, O_RDONLY | O_DIRECTORY);
+	/* The root itself is read through the anchor (opened for reading):
+	 * one open and one close less for every bind. */
+	_cleanup_close_ int own =
+		*it->rel ? open_beneath(s->root_fd, it->rel, O_RDONLY | O_DIRECTORY) : -1;
+	int dfd = *it->rel ? own : s->root_fd;
 	long n;
 
 	if (dfd < 0)
@@ -349,11 +353,12 @@ static int scan_dir(struct scan *s, const struct qitem *it)
 static int scan_bind(struct scan *s, bool protect)
 {
 	const struct nsb_mount_op *op = &s->p->ops[s->op];
-	_cleanup_close_ int root = open(op->src, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* For reading: it is also the first directory listed (scan_dir). */
+	_cleanup_close_ int root = open(op->src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int r = 0;
 
 	if (root < 0)
-		return 0; /* init reports the bind's own failure */
+		return 0; /* init reports the bind's own failure; unreadable: as scan_dir */
 	s->root_fd = root;
 	s->q_head = s->q_len = 0;
 	r = enqueue(s, "", 0, protect);
