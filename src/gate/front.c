@@ -10,6 +10,7 @@
 #include "gate/front.h"
 #include "base/json.h"
 #include "gate/policy.h"
+#include "gate/gate_which.h"
 #include "seccomp/filter.h"
 #include "base/util.h"
 
@@ -101,6 +102,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.roots = f->roots,
 		.n_roots = f->n_roots,
 		.path_list = path_list,
+		.cwd = p->cwd,
 	};
 	nsb_gate_fs_host_ops(&host, &ops);
 
@@ -114,6 +116,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.roots = f->roots,
 		.n_roots = f->n_roots,
 		.fs = &ops,
+		.path_list = path_list,
 	};
 	f->cmd_found = false;
 	f->cmd_path[0] = '\0';
@@ -123,7 +126,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		    nsb_gate_map_host(&in, inside, mapped, sizeof(mapped)) == 0 &&
 		    ops.realpath(ops.ud, mapped, f->cmd_path, sizeof(f->cmd_path)) == 0)
 			f->cmd_found = true;
-	} else if (ops.which(ops.ud, name, f->cmd_path, sizeof(f->cmd_path)) == 0) {
+	} else if (nsb_gate_which(&in, NULL, name, f->cmd_path, sizeof(f->cmd_path)) == 0) {
 		f->cmd_found = true;
 	}
 	if (!f->cmd_found)

@@ -14,6 +14,9 @@
 
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
 
+struct nsb_wrapper;
+struct nsb_deny_mode;
+
 /*
  * Every gate setting.  The policy owns its strings (copies), so it can be
  * filled from argv, from a policy file or from the built-in default alike.
@@ -30,6 +33,11 @@ struct nsb_gate_policy {
 	size_t n_allow_path;
 	bool allow_inline_code;
 	bool allow_metachar;
+	/* the exec rules' tables (gate_tables.h): wrapper and deny-mode entries */
+	struct nsb_wrapper *wrappers;
+	size_t n_wrappers;
+	struct nsb_deny_mode *deny_modes;
+	size_t n_deny_modes;
 };
 
 /* Empty policy: nothing denied, nothing relaxed. */
