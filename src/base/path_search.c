@@ -21,21 +21,26 @@ int nsb_path_search(const char *path_list, const char *name, nsb_path_probe_fn p
 
 	if (!name || !*name || strchr(name, '/'))
 		return -EINVAL;
-	for (const char *d = path_list ? path_list : "", *end; *d; d = *end ? end + 1 : end) {
+	if (!path_list)
+		return -ENOENT;
+	/* every entry, the one after a trailing ':' too ("" is one empty entry) */
+	for (const char *d = path_list, *end;; d = end + 1) {
 		end = strchrnul(d, ':');
 		size_t n = (size_t)(end - d);
 		/* an empty entry is the working directory, as for execvp */
-		if (nsb_snprintf(cand, sizeof(cand), "%.*s/%s", n ? (int)n : 1, n ? d : ".", name) <
-			    0 ||
-		    strlen(cand) >= outsz)
-			continue;
-		int r = probe(ud, cand);
-		if (r == NSB_PATH_EXEC) {
-			memcpy(out, cand, strlen(cand) + 1);
-			return 0;
+		if (nsb_snprintf(cand, sizeof(cand), "%.*s/%s", n ? (int)n : 1, n ? d : ".",
+				 name) >= 0 &&
+		    strlen(cand) < outsz) {
+			int r = probe(ud, cand);
+			if (r == NSB_PATH_EXEC) {
+				memcpy(out, cand, strlen(cand) + 1);
+				return 0;
+			}
+			if (r == NSB_PATH_NOEXEC)
+				saw_noexec = true;
 		}
-		if (r == NSB_PATH_NOEXEC)
-			saw_noexec = true;
+		if (!*end)
+			break;
 	}
 	return saw_noexec ? -EACCES : -ENOENT;
 }

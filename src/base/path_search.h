@@ -36,7 +36,7 @@ struct stat;
 int nsb_path_kind(const struct stat *st, bool executable);
 
 /*
- * Search path_list (NULL: empty) for name, which must be non-empty and hold
+ * Search path_list (NULL: no entry at all; "" is one empty entry) for name, which must be non-empty and hold
  * no '/'.  Returns 0 with the winning candidate in out, -ENOENT when no
  * candidate is there, -EACCES when some were there but none executable,
  * -EINVAL for a bad name.  out is written only on success.

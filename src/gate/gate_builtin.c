@@ -123,6 +123,7 @@ const char *const nsb_gate_builtin_tables[] = {
 	"wrapper busybox run=applet --list. --list-full. --install. --help.",
 	"wrapper toybox run=applet --long. --help. --version.",
 	"wrapper coreutils run=applet --coreutils-prog% --help. --version.",
+	"wrapper kmod run=applet --help. --version.",
 	/* ordinary tools in a mode that deletes files */
 	"deny-mode find -delete",
 	"deny-mode cmake -E rm",

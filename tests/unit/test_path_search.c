@@ -70,8 +70,10 @@ Test(path_search, nothing_there_is_enoent)
 	char out[PATH_MAX];
 	cr_expect(eq(int, search("/a:/b", "tool", out, sizeof(out)), -ENOENT));
 	cr_expect(eq(int, search("", "tool", out, sizeof(out)), -ENOENT));
+	cr_expect(eq(int, probes, 1), "an empty PATH is one empty entry: the working directory");
+	expect_str(last, "./tool");
 	cr_expect(eq(int, search(NULL, "tool", out, sizeof(out)), -ENOENT));
-	cr_expect(eq(int, probes, 0), "an empty PATH asks nothing");
+	cr_expect(eq(int, probes, 0), "no PATH asks nothing");
 }
 
 Test(path_search, empty_entries_are_the_working_directory)
