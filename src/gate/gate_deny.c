@@ -83,6 +83,8 @@ struct listing {
 	const struct nsb_gate_ctx *c;
 	struct nsb_deny_ids *ids;
 	const char *dir; /* host */
+	/* the first two bytes of every deny entry: most names stop here */
+	unsigned char pairs[65536 / 8];
 };
 
 static int listed(void *ud, const char *name)
@@ -91,7 +93,19 @@ static int listed(void *ud, const char *name)
 	const struct nsb_fs_ops *fs = l->c->in->fs;
 	char host[PATH_MAX], real[PATH_MAX];
 
-	if (!nsb_gate_name_denied(l->c->p, name))
+	unsigned pair = (unsigned)(unsigned char)name[0] << 8 | (unsigned char)name[1 - !name[0]];
+	if (!(l->pairs[pair / 8] & (1u << (pair % 8))))
+		return 0;
+	/* the whole name against the entries that share its first bytes */
+	const struct nsb_gate_policy *p = l->c->p;
+	size_t len = strlen(name), i = 0;
+	for (; i < p->n_deny_exec; i++) {
+		const char *d = p->deny_exec[i];
+		size_t dl = strlen(d);
+		if (d[0] == name[0] && (dl == len || d[dl - 1] == '*'))
+			break;
+	}
+	if (i == p->n_deny_exec || !nsb_gate_name_denied(p, name))
 		return 0;
 	if (snprintf(host, sizeof(host), "%s/%s", l->dir, name) >= (int)sizeof(host) ||
 	    fs->realpath(fs->ud, host, real, sizeof(real)) < 0 ||
@@ -99,6 +113,19 @@ static int listed(void *ud, const char *name)
 		return 0;
 	ids_add(l->ids, real, name);
 	return 0;
+}
+
+static void pairs_mark(unsigned char *pairs, const char *entry)
+{
+	unsigned a = (unsigned char)entry[0], b = (unsigned char)entry[1];
+	if (a == '*') {
+		memset(pairs, 0xff, 65536 / 8);
+		return;
+	}
+	for (unsigned x = b == '*' ? 0 : b; x <= (b == '*' ? 255u : b); x++) {
+		unsigned pair = a << 8 | x;
+		pairs[pair / 8] |= (unsigned char)(1u << (pair % 8));
+	}
 }
 
 /* Every file a denied name stands for in the sandbox's PATH. */
@@ -122,18 +149,32 @@ static void ids_build(const struct nsb_gate_ctx *c, struct nsb_deny_ids *ids)
 		}
 		return;
 	}
-	for (const char *d = list, *end; *d; d = *end ? end + 1 : end) {
-		char inside[PATH_MAX], host[PATH_MAX];
+	struct listing l = {.c = c, .ids = ids};
+	for (size_t i = 0; i < c->p->n_deny_exec; i++)
+		pairs_mark(l.pairs, c->p->deny_exec[i]);
+	char seen[8][PATH_MAX]; /* /bin is often /usr/bin: list each directory once */
+	size_t n_seen = 0;
+	for (const char *d = list, *end;; d = end + 1) {
+		char inside[PATH_MAX], host[PATH_MAX], dir[PATH_MAX];
 		end = strchrnul(d, ':');
 		int n = (int)(end - d);
-		int r = n == 0	   ? snprintf(inside, sizeof(inside), "%s", in->cwd)
+		int r = n == 0	    ? snprintf(inside, sizeof(inside), "%s", in->cwd)
 			: *d == '/' ? snprintf(inside, sizeof(inside), "%.*s", n, d)
 				    : snprintf(inside, sizeof(inside), "%s/%.*s", in->cwd, n, d);
-		if (r < 0 || r >= (int)sizeof(inside) ||
-		    nsb_gate_map_host(in, inside, host, sizeof(host)) < 0)
-			continue;
-		struct listing l = {.c = c, .ids = ids, .dir = host};
-		fs->list_dir(fs->ud, host, listed, &l);
+		bool dup = false;
+		if (r >= 0 && r < (int)sizeof(inside) &&
+		    nsb_gate_map_host(in, inside, host, sizeof(host)) == 0 &&
+		    fs->realpath(fs->ud, host, dir, sizeof(dir)) == 0) {
+			for (size_t k = 0; k < n_seen && !dup; k++)
+				dup = strcmp(seen[k], dir) == 0;
+			if (!dup && n_seen < 8)
+				memcpy(seen[n_seen++], dir, strlen(dir) + 1);
+			l.dir = dir;
+			if (!dup)
+				fs->list_dir(fs->ud, dir, listed, &l);
+		}
+		if (!*end)
+			break;
 	}
 }
 
@@ -206,7 +247,7 @@ static int check_modes(struct nsb_gate_ctx *c, int s, int e, const char *called,
 
 	for (size_t i = 0; i < c->p->n_deny_modes; i++) {
 		const struct nsb_deny_mode *m = &c->p->deny_modes[i];
-		const char *tool = strcmp(m->tool, called) == 0 ? called
+		const char *tool = strcmp(m->tool, called) == 0			  ? called
 				   : real_base && strcmp(m->tool, real_base) == 0 ? real_base
 										  : NULL;
 		if (!tool || tool_lifted(c->p, tool))

@@ -22,7 +22,7 @@ struct nsb_exec_chain {
 	 * (find's {}, xargs -I R): never a command */
 	const char *subst[NSB_GATE_MAX_SUBST];
 	int n_subst;
-	bool input_tail; /* more words follow from input (xargs): a command may be missing */
+	bool input_tail;  /* more words follow from input (xargs): a command may be missing */
 	const char *path; /* PATH set on the command line (env PATH=...), NULL: the sandbox's */
 	struct nsb_deny_ids *ids; /* the files the deny list names, built on first use */
 };

@@ -39,10 +39,10 @@ struct optspec {
 	bool dash_is_opt; /* a lone "-" is an option (env -) */
 	bool adjustment;  /* -N, --N, -+N are options (nice) */
 	/* wrappers (gate_tables.h): substitution strings and split command lines */
-	const char *subst;		 /* the value is the substitution string (xargs -I R) */
-	const char *subst_opt;		 /* optional glued substitution string (xargs -i[R]) */
-	const char *split;		 /* the value is a command line split on blanks (env -S) */
-	const char *subst_default;	 /* what subst_opt means without a value ("{}") */
+	const char *subst;	   /* the value is the substitution string (xargs -I R) */
+	const char *subst_opt;	   /* optional glued substitution string (xargs -i[R]) */
+	const char *split;	   /* the value is a command line split on blanks (env -S) */
+	const char *subst_default; /* what subst_opt means without a value ("{}") */
 	const char *const *long_noexec;
 	const char *const *long_subst;
 	const char *const *long_subst_opt;

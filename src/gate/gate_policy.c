@@ -16,9 +16,9 @@ const char *const nsb_gate_default_deny[] = {
 	"sudo", "su", "doas", "pkexec", "setpriv", "capsh", "nsenter", "unshare", "chroot",
 	"runuser", "sudoedit", "sg", "newgrp",
 	/* destructive or system tools */
-	"rm", "unlink", "chmod", "chown", "dd", "shred", "wipefs", "mkfs", "mkfs.*", "mkswap", "fdisk",
-	"sfdisk", "parted", "mount", "umount", "swapon", "swapoff", "insmod", "rmmod", "modprobe",
-	"kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
+	"rm", "unlink", "chmod", "chown", "dd", "shred", "wipefs", "mkfs", "mkfs.*", "mkswap",
+	"fdisk", "sfdisk", "parted", "mount", "umount", "swapon", "swapoff", "insmod", "rmmod",
+	"modprobe", "kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
 
 void nsb_gate_policy_init(struct nsb_gate_policy *p)
 {

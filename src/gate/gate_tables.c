@@ -31,16 +31,6 @@ static const struct {
 	{"shell", NSB_WRAP_SHELL},
 };
 
-/* Suffixes in the order they are tried: the two-byte one first. */
-static const struct {
-	const char *suffix;
-	enum nsb_wopt_class cls;
-} suffixes[] = {
-	{"?@", NSB_WOPT_SUBST_OPT}, {"=", NSB_WOPT_ARG},    {"?", NSB_WOPT_OPTIONAL},
-	{"!", NSB_WOPT_REFUSE},	    {".", NSB_WOPT_NOEXEC}, {"@", NSB_WOPT_SUBST},
-	{"%", NSB_WOPT_SPLIT},
-};
-
 static int terr(char *err, int r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int terr(char *err, int r, const char *fmt, ...)
 {
@@ -70,25 +60,32 @@ static bool word_chars_ok(const char *w, size_t n)
 	return true;
 }
 
-/* "-x" or "--name" with its class; false when the word is malformed. */
+/* "-x" or "--name" with its class (one suffix); false when the word is malformed. */
 static bool option_word(const char *w, size_t n, size_t *name_len, enum nsb_wopt_class *cls)
 {
+	static const char marks[] = "=?!.@%";
+	static const enum nsb_wopt_class by_mark[] = {
+		NSB_WOPT_ARG,	 NSB_WOPT_OPTIONAL, NSB_WOPT_REFUSE,
+		NSB_WOPT_NOEXEC, NSB_WOPT_SUBST,    NSB_WOPT_SPLIT,
+	};
+	const char *m = n > 1 ? strchr(marks, w[n - 1]) : NULL;
+
 	*cls = NSB_WOPT_FLAG;
 	*name_len = n;
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t sl = strlen(suffixes[i].suffix);
-		if (n > sl && memcmp(w + n - sl, suffixes[i].suffix, sl) == 0) {
-			*cls = suffixes[i].cls;
-			*name_len = n - sl;
-			break;
+	if (m && *m) {
+		*cls = by_mark[m - marks];
+		*name_len = n - 1;
+		if (*cls == NSB_WOPT_SUBST && n > 2 && w[n - 2] == '?') {
+			*cls = NSB_WOPT_SUBST_OPT;
+			*name_len = n - 2;
 		}
 	}
-	size_t m = *name_len;
-	if (m == 2 && w[0] == '-' && w[1] != '-')
+	size_t k = *name_len;
+	if (k == 2 && w[0] == '-' && w[1] != '-')
 		return true;
-	if (m < 3 || w[0] != '-' || w[1] != '-')
+	if (k < 3 || w[0] != '-' || w[1] != '-')
 		return false;
-	for (size_t i = 2; i < m; i++)
+	for (size_t i = 2; i < k; i++)
 		if (!(w[i] == '-' || w[i] == '_' || w[i] == '.' || (w[i] >= '0' && w[i] <= '9') ||
 		      (w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z')))
 			return false;
@@ -109,32 +106,39 @@ static void wrapper_free(struct nsb_wrapper *w)
 }
 
 /*
- * Build the option parser's view (w->o) from the option words.  Each word
- * is stored as "WORD\0NAME": the word as written (printing), then the
- * option's name, which the long lists point at.
+ * Build the option parser's view from the option words.  Each word is
+ * stored as "WORD\0NAME\0C": the word as written (printing), the option's
+ * name, which the long lists point at, and its class as one byte.
  */
 static int wrapper_derive(struct nsb_wrapper *w)
 {
 	size_t n_long[NSB_WOPT_N] = {0};
 
+	/* counted first: one allocation per class */
 	for (size_t i = 0; i < w->n_words; i++) {
-		const char *word = w->words[i];
-		const char *name = word + strlen(word) + 1;
-		size_t len;
-		enum nsb_wopt_class cls;
-		option_word(word, strlen(word), &len, &cls);
-		if (len == 2) {
-			size_t k = strlen(w->shorts[cls]);
-			if (!strchr(w->shorts[cls], name[1]))
-				w->shorts[cls][k] = name[1];
+		const char *name = w->words[i] + strlen(w->words[i]) + 1;
+		if (strlen(name) > 2)
+			n_long[(unsigned char)name[strlen(name) + 1]]++;
+	}
+	for (int c = 0; c < NSB_WOPT_N; c++) {
+		if (!n_long[c])
+			continue;
+		w->longs[c] = calloc(n_long[c] + 1, sizeof(*w->longs[c]));
+		if (!w->longs[c])
+			return -ENOMEM;
+		n_long[c] = 0;
+	}
+	for (size_t i = 0; i < w->n_words; i++) {
+		const char *name = w->words[i] + strlen(w->words[i]) + 1;
+		size_t len = strlen(name);
+		unsigned cls = (unsigned char)name[len + 1];
+		if (len > 2) {
+			w->longs[cls][n_long[cls]++] = name;
 			continue;
 		}
-		const char **l = realloc(w->longs[cls], (n_long[cls] + 2) * sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		l[n_long[cls]++] = name;
-		l[n_long[cls]] = NULL;
-		w->longs[cls] = l;
+		size_t k = strlen(w->shorts[cls]);
+		if (!strchr(w->shorts[cls], name[1]))
+			w->shorts[cls][k] = name[1];
 	}
 	return 0;
 }
@@ -192,7 +196,8 @@ static int wrapper_key(struct nsb_wrapper *w, const char *word, size_t n, char *
 
 	if (!eq) {
 		for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-			if (strlen(keywords[i].word) == n && memcmp(keywords[i].word, word, n) == 0) {
+			if (strlen(keywords[i].word) == n &&
+			    memcmp(keywords[i].word, word, n) == 0) {
 				w->flags |= keywords[i].flag;
 				return 0;
 			}
@@ -240,8 +245,9 @@ static int wrapper_parse(struct nsb_wrapper *w, const char *args, size_t *ret_of
 	if (n == 0)
 		return terr(err, -EINVAL, "'wrapper' needs a NAME");
 	if (!tool_name_ok(word, n))
-		return terr(err, -EINVAL, "NAME must be a basename of at most %d bytes, without "
-					  "'/' or '*'",
+		return terr(err, -EINVAL,
+			    "NAME must be a basename of at most %d bytes, without "
+			    "'/' or '*'",
 			    NSB_GATE_NAME_MAX);
 	w->name = strndup_word(word, n);
 	if (!w->name)
@@ -260,24 +266,27 @@ static int wrapper_parse(struct nsb_wrapper *w, const char *args, size_t *ret_of
 		size_t len;
 		enum nsb_wopt_class cls;
 		if (!option_word(word, n, &len, &cls))
-			return terr(err, -EINVAL,
-				    "bad option word '%.*s': -X or --NAME, then nothing (a flag) or "
-				    "one of = ? ! . @ ?@ %%",
-				    (int)n, word);
+			return terr(
+				err, -EINVAL,
+				"bad option word '%.*s': -X or --NAME, then nothing (a flag) or "
+				"one of = ? ! . @ ?@ %%",
+				(int)n, word);
 		if (w->n_words >= NSB_GATE_MAX_WRAP_WORDS)
 			return terr(err, -E2BIG, "too many option words (at most %d)",
 				    NSB_GATE_MAX_WRAP_WORDS);
-		char **words = realloc(w->words, (w->n_words + 1) * sizeof(*words));
-		if (!words)
-			return terr(err, -ENOMEM, "out of memory");
-		w->words = words;
-		char *buf = malloc(n + 1 + len + 1);
+		if (!w->words) {
+			w->words = calloc(NSB_GATE_MAX_WRAP_WORDS, sizeof(*w->words));
+			if (!w->words)
+				return terr(err, -ENOMEM, "out of memory");
+		}
+		char *buf = malloc(n + 1 + len + 2);
 		if (!buf)
 			return terr(err, -ENOMEM, "out of memory");
 		memcpy(buf, word, n);
 		buf[n] = '\0';
 		memcpy(buf + n + 1, word, len);
 		buf[n + 1 + len] = '\0';
+		buf[n + 2 + len] = (char)cls;
 		w->words[w->n_words++] = buf;
 	}
 	r = wrapper_derive(w);
@@ -293,7 +302,7 @@ int nsb_gate_wrapper_add(struct nsb_gate_policy *p, const char *args, size_t *re
 		return r;
 	}
 	for (size_t i = 0; i < p->n_wrappers; i++)
-		if (strcmp(p->wrappers[i].name, w.name) == 0) {
+		if (p->wrappers[i].name && w.name && strcmp(p->wrappers[i].name, w.name) == 0) {
 			wrapper_free(&p->wrappers[i]);
 			p->wrappers[i] = w;
 			return 0;
@@ -315,8 +324,7 @@ int nsb_gate_wrapper_add(struct nsb_gate_policy *p, const char *args, size_t *re
 	return 0;
 }
 
-int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *ret_off,
-			   char *err)
+int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *ret_off, char *err)
 {
 	struct nsb_deny_mode m = {0};
 	const char *s = args, *word;
@@ -354,8 +362,9 @@ int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *
 		}
 	}
 	if (m.n_words == 0) {
-		r = terr(err, -EINVAL, "'deny-mode %s' needs a WORD (for example: deny-mode find "
-				       "-delete)",
+		r = terr(err, -EINVAL,
+			 "'deny-mode %s' needs a WORD (for example: deny-mode find "
+			 "-delete)",
 			 m.tool);
 		goto fail;
 	}
@@ -467,7 +476,7 @@ void nsb_gate_tables_print(FILE *out, const struct nsb_gate_policy *p)
 const struct nsb_wrapper *nsb_gate_find_wrapper(const struct nsb_gate_policy *p, const char *name)
 {
 	for (size_t i = 0; name && i < p->n_wrappers; i++)
-		if (strcmp(p->wrappers[i].name, name) == 0)
+		if (p->wrappers[i].name && strcmp(p->wrappers[i].name, name) == 0)
 			return &p->wrappers[i];
 	return NULL;
 }

@@ -88,8 +88,7 @@ struct nsb_deny_mode {
  * offending word in args and err a message (NSB_GATE_TABLE_ERR_MAX bytes).
  */
 int nsb_gate_wrapper_add(struct nsb_gate_policy *p, const char *args, size_t *ret_off, char *err);
-int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *ret_off,
-			   char *err);
+int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *ret_off, char *err);
 
 /* The built-in tables (gate_builtin.c), added to p. 0 or -ENOMEM. */
 int nsb_gate_tables_default(struct nsb_gate_policy *p);

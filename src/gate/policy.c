@@ -17,7 +17,7 @@
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
-	"allow-path DIR, wrapper NAME [KEY|OPTION]..., deny-mode TOOL WORD... (see "  \
+	"allow-path DIR, wrapper NAME [KEY|OPTION]..., deny-mode TOOL WORD... (see "       \
 	"nsbox-policy(5))"
 
 struct pctx {
@@ -157,8 +157,9 @@ static int table_directive(const struct pctx *c, const char *line, const char *a
 				  : nsb_gate_deny_mode_add(p, arg, &off, err);
 	if (r < 0)
 		return perr(c, r, (size_t)(arg - line) + off + 1,
-			    kind == D_WRAPPER ? "for example: wrapper mytimeout skip=1 -s= --signal="
-					      : "for example: deny-mode find -delete",
+			    kind == D_WRAPPER
+				    ? "for example: wrapper mytimeout skip=1 -s= --signal="
+				    : "for example: deny-mode find -delete",
 			    "%s", err);
 	return 0;
 }
