@@ -10,6 +10,7 @@
 #include "gate/front.h"
 #include "base/json.h"
 #include "gate/policy.h"
+#include "gate/gate_tables.h"
 #include "gate/gate_which.h"
 #include "seccomp/filter.h"
 #include "base/util.h"
@@ -279,6 +280,7 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 	put_bool(j, "allow_inline_code", f->policy.allow_inline_code);
 	put_bool(j, "allow_metachar", f->policy.allow_metachar);
 	put_strv(j, "allow_path", f->policy.allow_path, f->policy.n_allow_path);
+	nsb_gate_tables_json(j, &f->policy);
 	nsb_json_end_object(j);
 	nsb_json_end_object(j);
 }

@@ -13,6 +13,7 @@
 
 #include "gate/gate_policy.h"
 #include "gate/gate_tables.h"
+#include "base/json.h"
 
 static const char *const run_names[] = {
 	[NSB_RUN_FIRST] = "first", [NSB_RUN_ENV] = "env",     [NSB_RUN_APPLET] = "applet",
@@ -479,4 +480,24 @@ const struct nsb_wrapper *nsb_gate_find_wrapper(const struct nsb_gate_policy *p,
 		if (p->wrappers[i].name && strcmp(p->wrappers[i].name, name) == 0)
 			return &p->wrappers[i];
 	return NULL;
+}
+
+void nsb_gate_tables_json(struct nsb_json *j, const struct nsb_gate_policy *p)
+{
+	nsb_json_key(j, "wrappers");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < p->n_wrappers; i++)
+		nsb_json_string(j, p->wrappers[i].name);
+	nsb_json_end_array(j);
+	nsb_json_key(j, "deny_modes");
+	nsb_json_begin_array(j);
+	for (size_t i = 0; i < p->n_deny_modes; i++) {
+		const struct nsb_deny_mode *m = &p->deny_modes[i];
+		char buf[NSB_GATE_NAME_MAX + NSB_GATE_MAX_MODE_WORDS * (NSB_GATE_WORD_MAX + 1) + 1];
+		size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", m->tool);
+		for (size_t k = 0; k < m->n_words && n < sizeof(buf); k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", m->words[k]);
+		nsb_json_string(j, buf);
+	}
+	nsb_json_end_array(j);
 }

@@ -94,6 +94,10 @@ int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *
 int nsb_gate_tables_default(struct nsb_gate_policy *p);
 void nsb_gate_tables_free(struct nsb_gate_policy *p);
 
+struct nsb_json;
+/* The --check document's view: "wrappers" (names), "deny_modes" ("TOOL WORD..."). */
+void nsb_gate_tables_json(struct nsb_json *j, const struct nsb_gate_policy *p);
+
 /* Print both tables as directives, one per line. */
 void nsb_gate_tables_print(FILE *out, const struct nsb_gate_policy *p);
 
