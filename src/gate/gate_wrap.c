@@ -141,10 +141,19 @@ static int run_shell(struct nsb_gate_ctx *c, const struct nsb_wrapper *w, int fi
 	size_t len = 0;
 
 	for (int j = first; j < end; j++) {
+		/* shell code, as sh -c takes it: an operator who allows inline
+		 * code allows it here too (and the metachar rule skips it) */
+		if (shell_syntax(argv[j], j == first) && c->p->allow_inline_code) {
+			for (int k = first; k < end; k++)
+				c->marks[k] |= NSB_ARG_SHELL_CODE;
+			return 0;
+		}
 		if (shell_syntax(argv[j], j == first))
-			return nsb_gate_refuse_wrapper(c, j, w->name,
-						       "its operands are run by a shell, and shell "
-						       "syntax in them hides what runs");
+			return nsb_gate_refuse_wrapper(
+				c, j, w->name,
+				"its operands are run by a shell, and shell "
+				"syntax in them hides what runs; an operator "
+				"can allow shell code with --allow-inline-code");
 		len += strlen(argv[j]) + 1;
 	}
 	_cleanup_free_ char *buf = malloc(len + 1 + sizeof("env"));

@@ -182,6 +182,7 @@ static const struct gcase cases[] = {
 	OK("allow_exec_find_lifts_delete", A("find", ".", "-delete"), P_ALLOW_FIND),
 	OK("allow_exec_mke2fs", A("mke2fs", "out/img"), P_ALLOW_MKE2),
 	OK("operator_wrapper_ok", A("mywrap", "-x", "v", "5", "make"), P_OPERATOR),
+	OK("watch_shell_code_with_inline_allowed", A("watch", "ls | wc -l"), P_INLINE),
 
 	/* find and xargs: a command filled in from file names or input */
 	NO("find_exec_env_subst", A("find", ".", "-exec", "env", "{}", ";"), WRAP, 4, 0),
