@@ -8,7 +8,8 @@
  *
  * The files are found once per judgement: each directory of the sandbox's
  * PATH is listed (one level) and every name the deny list matches is
- * resolved.  Multi-call binaries (the applet wrappers: busybox) are left
+ * resolved; a file is the same by realpath, or by device and inode when the
+ * fs ops can tell (a hard link: Fedora's mkfs.ext4 and mke2fs).  Multi-call binaries (the applet wrappers: busybox) are left
  * out, since every applet, ls as much as rm, resolves to the same file.
  */
 #include <limits.h>
@@ -27,6 +28,8 @@
 struct deny_id {
 	char *real;
 	char *name;
+	bool has_id; /* dev and ino known: hard links are the same file too */
+	unsigned long long dev, ino;
 };
 
 struct nsb_deny_ids {
@@ -58,7 +61,8 @@ static bool is_multicall(const struct nsb_gate_policy *p, const char *base)
 	return w && w->run == NSB_RUN_APPLET;
 }
 
-static void ids_add(struct nsb_deny_ids *ids, const char *real, const char *name)
+static void ids_add(const struct nsb_fs_ops *fs, struct nsb_deny_ids *ids, const char *real,
+		    const char *name)
 {
 	for (size_t i = 0; i < ids->n; i++)
 		if (strcmp(ids->v[i].real, real) == 0)
@@ -76,6 +80,8 @@ static void ids_add(struct nsb_deny_ids *ids, const char *real, const char *name
 		free(v[ids->n].name);
 		return;
 	}
+	v[ids->n].has_id =
+		fs->file_id && fs->file_id(fs->ud, real, &v[ids->n].dev, &v[ids->n].ino) == 0;
 	ids->n++;
 }
 
@@ -111,7 +117,7 @@ static int listed(void *ud, const char *name)
 	    fs->realpath(fs->ud, host, real, sizeof(real)) < 0 ||
 	    is_multicall(l->c->p, nsb_gate_basename(real)))
 		return 0;
-	ids_add(l->ids, real, name);
+	ids_add(fs, l->ids, real, name);
 	return 0;
 }
 
@@ -145,7 +151,7 @@ static void ids_build(const struct nsb_gate_ctx *c, struct nsb_deny_ids *ids)
 			    nsb_gate_which(in, list, name, real, sizeof(real)) < 0 ||
 			    is_multicall(c->p, nsb_gate_basename(real)))
 				continue;
-			ids_add(ids, real, name);
+			ids_add(fs, ids, real, name);
 		}
 		return;
 	}
@@ -188,6 +194,13 @@ static const char *ids_find(const struct nsb_gate_ctx *c, struct nsb_deny_ids *i
 		ids_build(c, ids);
 	for (size_t i = 0; i < ids->n; i++)
 		if (strcmp(ids->v[i].real, real) == 0)
+			return ids->v[i].name;
+	const struct nsb_fs_ops *fs = c->in->fs;
+	unsigned long long dev, ino;
+	if (ids->n == 0 || !fs->file_id || fs->file_id(fs->ud, real, &dev, &ino) < 0)
+		return NULL;
+	for (size_t i = 0; i < ids->n; i++)
+		if (ids->v[i].has_id && ids->v[i].dev == dev && ids->v[i].ino == ino)
 			return ids->v[i].name;
 	return NULL;
 }

@@ -80,6 +80,19 @@ static int host_list_dir(void *ud, const char *dir, int (*fn)(void *fnud, const 
 	return errno ? nsb_negerrno() : 0;
 }
 
+static int host_file_id(void *ud, const char *path, unsigned long long *dev,
+			unsigned long long *ino)
+{
+	struct stat st;
+
+	(void)ud;
+	if (stat(path, &st) < 0)
+		return nsb_negerrno();
+	*dev = (unsigned long long)st.st_dev;
+	*ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
 /* First executable regular file named name in the PATH list, realpath'd:
  * the gate's own lookup (gate_which.c) over these ops. */
 static int host_which(void *ud, const char *name, char *out, size_t outsz)
@@ -107,5 +120,6 @@ void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret)
 		.which = host_which,
 		.exec_probe = host_exec_probe,
 		.list_dir = host_list_dir,
+		.file_id = host_file_id,
 	};
 }

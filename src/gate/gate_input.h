@@ -62,6 +62,13 @@ struct nsb_fs_ops {
 	 */
 	int (*list_dir)(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
 			void *fnud);
+	/*
+	 * Optional: the identity of the host file at path, links followed
+	 * (stat(2): device and inode), so that hard links to a denied file are
+	 * known as that file; 0 or -errno.
+	 */
+	int (*file_id)(void *ud, const char *path, unsigned long long *dev,
+		       unsigned long long *ino);
 };
 
 #define NSB_GATE_LIST_MAX 65536 /* names read from one PATH directory */

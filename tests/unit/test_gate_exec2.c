@@ -15,8 +15,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gate/gate.h"
+#include "gate/gate_fs.h"
 #include "gate/gate_tables.h"
 #include "gate/gate_which.h"
 #include "gate/policy.h"
@@ -586,4 +589,64 @@ Test(gate_exec2, tables_have_limits)
 	cr_expect(eq(int, r, -E2BIG));
 	cr_expect(eq(sz, p.n_deny_modes, NSB_GATE_MAX_DENY_MODES));
 	nsb_gate_policy_free(&p);
+}
+
+/* ---- on the real tree: a hard link is the same file ------------------- */
+
+Test(gate_exec2, hard_link_to_a_denied_file_is_denied)
+{
+	char top[] = "/tmp/nsbox-exec2-XXXXXX", bin[PATH_MAX + 8], a[PATH_MAX + 32],
+	     b[PATH_MAX + 32];
+	char real[PATH_MAX];
+	cr_assert(mkdtemp(top) != NULL);
+	cr_assert(realpath(top, real) != NULL);
+	snprintf(bin, sizeof(bin), "%s/bin", real);
+	snprintf(a, sizeof(a), "%s/wipe", bin);
+	snprintf(b, sizeof(b), "%s/innocent", bin);
+	cr_assert(mkdir(bin, 0755) == 0);
+	FILE *f = fopen(a, "w");
+	cr_assert(f != NULL);
+	fputs("#!/bin/sh\n", f);
+	fclose(f);
+	cr_assert(chmod(a, 0755) == 0);
+	cr_assert(link(a, b) == 0);
+
+	struct nsb_gate_policy p;
+	nsb_gate_policy_init(&p);
+	cr_assert(eq(int, nsb_gate_policy_deny_exec(&p, "wipe"), 0));
+	struct nsb_gate_root root = {real, real, false};
+	struct nsb_gate_fs_host host = {
+		.roots = &root, .n_roots = 1, .path_list = bin, .cwd = real};
+	struct nsb_fs_ops hops;
+	nsb_gate_fs_host_ops(&host, &hops);
+	char a0[] = "innocent", a1[] = "nice", a2[] = "innocent";
+	char *argv1[] = {a0, NULL}, *argv2[] = {a1, a2, NULL};
+	struct nsb_gate_input in = {
+		.argv = argv1,
+		.argc = 1,
+		.cwd = real,
+		.roots = &root,
+		.n_roots = 1,
+		.fs = &hops,
+		.path_list = bin,
+	};
+	struct nsb_gate_verdict v;
+	cr_assert(eq(int, nsb_gate_check(&p, &in, &v), 0));
+	cr_expect(v.allowed == false, "a hard link to a denied file runs");
+	expect_str(v.rule ? v.rule : "(none)", "exec.denylist");
+	cr_expect(strstr(v.reason, "'wipe'") != NULL, "%s", v.reason);
+
+	/* wrapped, and through the built-in wrapper table */
+	cr_assert(eq(int, nsb_gate_tables_default(&p), 0));
+	in.argv = argv2;
+	in.argc = 2;
+	cr_assert(eq(int, nsb_gate_check(&p, &in, &v), 0));
+	cr_expect(v.allowed == false);
+	cr_expect(eq(int, v.argv_index, 1));
+	nsb_gate_policy_free(&p);
+
+	unlink(a);
+	unlink(b);
+	rmdir(bin);
+	rmdir(real);
 }
