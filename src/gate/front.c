@@ -10,6 +10,8 @@
 #include "gate/front.h"
 #include "base/json.h"
 #include "gate/policy.h"
+#include "gate/gate_tables.h"
+#include "gate/gate_which.h"
 #include "seccomp/filter.h"
 #include "base/util.h"
 
@@ -101,6 +103,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.roots = f->roots,
 		.n_roots = f->n_roots,
 		.path_list = path_list,
+		.cwd = p->cwd,
 	};
 	nsb_gate_fs_host_ops(&host, &ops);
 
@@ -114,6 +117,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.roots = f->roots,
 		.n_roots = f->n_roots,
 		.fs = &ops,
+		.path_list = path_list,
 	};
 	f->cmd_found = false;
 	f->cmd_path[0] = '\0';
@@ -123,7 +127,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		    nsb_gate_map_host(&in, inside, mapped, sizeof(mapped)) == 0 &&
 		    ops.realpath(ops.ud, mapped, f->cmd_path, sizeof(f->cmd_path)) == 0)
 			f->cmd_found = true;
-	} else if (ops.which(ops.ud, name, f->cmd_path, sizeof(f->cmd_path)) == 0) {
+	} else if (nsb_gate_which(&in, NULL, name, f->cmd_path, sizeof(f->cmd_path)) == 0) {
 		f->cmd_found = true;
 	}
 	if (!f->cmd_found)
@@ -276,6 +280,7 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 	put_bool(j, "allow_inline_code", f->policy.allow_inline_code);
 	put_bool(j, "allow_metachar", f->policy.allow_metachar);
 	put_strv(j, "allow_path", f->policy.allow_path, f->policy.n_allow_path);
+	nsb_gate_tables_json(j, &f->policy);
 	nsb_json_end_object(j);
 	nsb_json_end_object(j);
 }

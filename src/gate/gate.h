@@ -6,7 +6,9 @@
  * the rules can be tested and fuzzed against an in-memory table.
  *
  * Rules, evaluated in this order; the first refusal wins:
- *   exec.denylist       the command (or a wrapped one) is on the deny list
+ *   exec.denylist       the command (or a wrapped one) is on the deny list,
+ *                       by name, resolved name or file identity
+ *   exec.destructive_mode  an ordinary tool in a mode that deletes (deny-mode)
  *   exec.wrapper        a wrapper runs something the gate cannot see
  *   interp.inline       an interpreter is handed program text in argv
  *   shell.metachar      an argument carries shell syntax that no shell will run
@@ -18,7 +20,10 @@
  *   gate_input    input, fs ops, verdict; inside -> host path mapping
  *   gate_ctx      one judgement in progress: refuse, text
  *   gate_opts     the option syntax of wrappers and interpreters
- *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h)
+ *   gate_tables   the wrapper and deny-mode tables (policy data; gate_builtin)
+ *   gate_which    the command lookup: the one PATH search over the roots
+ *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h); the exec
+ *                 rules use gate_deny (deny list's reach) and gate_wrap
  *   gate          the verdict: validates the input, orders the rules
  *   gate_fs       the real filesystem behind struct nsb_fs_ops (impure)
  */

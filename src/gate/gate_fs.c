@@ -12,7 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include "gate/gate_fs.h"
+#include "gate/gate_which.h"
+#include "base/macro.h"
 #include "base/path_search.h"
 #include "core/plan.h" /* NSB_SANDBOX_PATH */
 
@@ -41,40 +45,70 @@ static int host_lstat_kind(void *ud, const char *path)
 	return NSB_FS_OTHER;
 }
 
-/*
- * A PATH candidate (an inside path) as the sandbox will see it: mapped to
- * the host through the roots, an executable regular file.  A relative PATH
- * entry means nothing in a fixed PATH: never a hit.
- */
-static int host_probe(void *ud, const char *inside)
+/* A host file as a PATH search sees it (nsb_path_kind, shared with the payload). */
+static int host_exec_probe(void *ud, const char *path)
 {
-	const struct nsb_gate_fs_host *h = ud;
-	struct nsb_gate_input in = {.roots = h->roots, .n_roots = h->n_roots};
-	char host[PATH_MAX];
 	struct stat st;
 
-	if (inside[0] != '/' || nsb_gate_map_host(&in, inside, host, sizeof(host)) < 0)
-		return NSB_PATH_ABSENT;
-	if (stat(host, &st) < 0 || !S_ISREG(st.st_mode) || access(host, X_OK) < 0)
-		return NSB_PATH_ABSENT;
-	return NSB_PATH_EXEC;
+	(void)ud;
+	if (stat(path, &st) < 0)
+		return nsb_path_kind(NULL, false);
+	return nsb_path_kind(&st, access(path, X_OK) == 0);
 }
 
-/* First executable regular file named name in the PATH list, realpath'd. */
+static void closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
+}
+
+static int host_list_dir(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
+			 void *fnud)
+{
+	_cleanup_(closedirp) DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	(void)ud;
+	if (!d)
+		return nsb_negerrno();
+	while (n++ < NSB_GATE_LIST_MAX && (errno = 0, de = readdir(d))) {
+		int r = fn(fnud, de->d_name);
+		if (r < 0)
+			return r;
+	}
+	return errno ? nsb_negerrno() : 0;
+}
+
+static int host_file_id(void *ud, const char *path, unsigned long long *dev,
+			unsigned long long *ino)
+{
+	struct stat st;
+
+	(void)ud;
+	if (stat(path, &st) < 0)
+		return nsb_negerrno();
+	*dev = (unsigned long long)st.st_dev;
+	*ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
+/* First executable regular file named name in the PATH list, realpath'd:
+ * the gate's own lookup (gate_which.c) over these ops. */
 static int host_which(void *ud, const char *name, char *out, size_t outsz)
 {
-	const struct nsb_gate_fs_host *h = ud;
-	struct nsb_gate_input in = {.roots = h->roots, .n_roots = h->n_roots};
-	char inside[PATH_MAX], host[PATH_MAX];
-	int r;
-
-	r = nsb_path_search(h->path_list ? h->path_list : NSB_SANDBOX_PATH, name, host_probe, ud,
-			    inside, sizeof(inside));
-	if (r == -EINVAL)
-		return r;
-	if (r < 0 || nsb_gate_map_host(&in, inside, host, sizeof(host)) < 0)
-		return -ENOENT;
-	return host_realpath(NULL, host, out, outsz);
+	struct nsb_gate_fs_host *h = ud;
+	struct nsb_fs_ops ops;
+	nsb_gate_fs_host_ops(h, &ops);
+	struct nsb_gate_input in = {
+		.cwd = h->cwd ? h->cwd : "/",
+		.roots = h->roots,
+		.n_roots = h->n_roots,
+		.fs = &ops,
+		.path_list = h->path_list ? h->path_list : NSB_SANDBOX_PATH,
+	};
+	int r = nsb_gate_which(&in, NULL, name, out, outsz);
+	return r == -EINVAL ? r : (r < 0 ? -ENOENT : 0);
 }
 
 void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret)
@@ -84,5 +118,8 @@ void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret)
 		.realpath = host_realpath,
 		.lstat_kind = host_lstat_kind,
 		.which = host_which,
+		.exec_probe = host_exec_probe,
+		.list_dir = host_list_dir,
+		.file_id = host_file_id,
 	};
 }

@@ -15,5 +15,6 @@ struct nsb_gate_fs_host {
 	const struct nsb_gate_root *roots;
 	size_t n_roots;
 	const char *path_list;
+	const char *cwd; /* inside, for relative PATH entries; NULL: "/" */
 };
 void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret);

@@ -22,6 +22,7 @@
 #define NSB_RULE_SHELL_METACHAR	  "shell.metachar"
 #define NSB_RULE_PATH_OUTSIDE	  "path.outside"
 #define NSB_RULE_PATH_SYMLINK_ESC "path.symlink_escape"
+#define NSB_RULE_EXEC_DESTRUCTIVE "exec.destructive_mode"
 
 /* What lstat_kind reports. */
 enum nsb_fs_kind {
@@ -47,7 +48,30 @@ struct nsb_fs_ops {
 	 * through aliases of wrapped commands (env foo where foo -> rm).
 	 */
 	int (*which)(void *ud, const char *name, char *out, size_t outsz);
+	/*
+	 * Optional: what the host file at path is to a PATH search, as
+	 * nsb_path_kind answers it (base/path_search.h).  With it the gate
+	 * runs the PATH search itself (gate_which.c), with any PATH; without
+	 * it only which is asked, for the sandbox's PATH.
+	 */
+	int (*exec_probe)(void *ud, const char *path);
+	/*
+	 * Optional: call fn with each name in the host directory dir (one
+	 * level, at most NSB_GATE_LIST_MAX names); 0 or -errno.  Used to find
+	 * the files the deny list names by a pattern (mkfs.*).
+	 */
+	int (*list_dir)(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
+			void *fnud);
+	/*
+	 * Optional: the identity of the host file at path, links followed
+	 * (stat(2): device and inode), so that hard links to a denied file are
+	 * known as that file; 0 or -errno.
+	 */
+	int (*file_id)(void *ud, const char *path, unsigned long long *dev,
+		       unsigned long long *ino);
 };
+
+#define NSB_GATE_LIST_MAX 65536 /* names read from one PATH directory */
 
 /* A directory the command may reach: the project root, each --ro/--rw. */
 struct nsb_gate_root {
@@ -71,6 +95,9 @@ struct nsb_gate_input {
 	const struct nsb_gate_root *roots;
 	size_t n_roots;
 	const struct nsb_fs_ops *fs;
+	/* The sandbox's PATH (the plan's, --env PATH included); NULL: the
+	 * sandbox default.  Commands are looked up in it (gate_which.c). */
+	const char *path_list;
 };
 
 struct nsb_gate_verdict {

@@ -54,18 +54,29 @@ static bool parse_long(const struct optspec *o, char *const *argv, int *i, int e
 		r->refuse_idx = *i;
 		return true;
 	}
-	if (o->strict && (in_list(L("--help", "--version"), a, n))) {
+	if (in_list(o->long_noexec, a, n) ||
+	    (o->strict && (in_list(L("--help", "--version"), a, n)))) {
 		r->noexec = true;
 		return true;
 	}
-	if (in_list(o->long_file, a, n)) {
+	if (in_list(o->long_subst, a, n) || in_list(o->long_split, a, n)) {
+		const char *val = eq ? eq + 1 : (next ? argv[*i + 1] : NULL);
+		if (in_list(o->long_subst, a, n))
+			r->replace = val;
+		else if (val) {
+			r->split_idx = eq ? *i : *i + 1;
+			r->split_value = val;
+		}
+		*i += next ? 2 : 1;
+	} else if (in_list(o->long_subst_opt, a, n)) {
+		r->replace = eq ? eq + 1 : o->subst_default;
+		(*i)++;
+	} else if (in_list(o->long_file, a, n)) {
 		r->has_file = true;
 		*i += next ? 2 : 1;
 	} else if (in_list(o->long_arg, a, n)) {
 		*i += next ? 2 : 1;
 	} else if (in_list(o->long_optrest, a, n)) {
-		if (strncmp(a, "--replace", n) == 0)
-			r->replace = eq ? eq + 1 : "{}";
 		(*i)++;
 	} else if (in_list(o->long_flag, a, n) || !o->strict) {
 		(*i)++;
@@ -103,10 +114,19 @@ static bool parse_cluster(const struct optspec *o, char *const *argv, int *i, in
 			r->noexec = true;
 			return true;
 		}
-		if (has(o->arg, ch) || has(o->file, ch) || has(o->stop, ch)) {
+		if (has(o->subst_opt, ch)) {
+			r->replace = glued ? p + 1 : o->subst_default; /* xargs -i[R] */
+			break;
+		}
+		if (has(o->split, ch) && val) {
+			r->split_idx = glued ? idx : idx + 1; /* env -S CMDLINE */
+			r->split_value = val;
+		}
+		if (has(o->arg, ch) || has(o->file, ch) || has(o->stop, ch) || has(o->subst, ch) ||
+		    has(o->split, ch)) {
 			if (has(o->file, ch))
 				r->has_file = true;
-			if (ch == 'I' && o->optrest && has(o->optrest, 'i'))
+			if (has(o->subst, ch))
 				r->replace = val; /* xargs -I REPL */
 			if (!glued && val)
 				(*i)++;
@@ -118,11 +138,8 @@ static bool parse_cluster(const struct optspec *o, char *const *argv, int *i, in
 			}
 			break;
 		}
-		if (has(o->optrest, ch)) {
-			if (ch == 'i' && has(o->arg, 'I'))
-				r->replace = glued ? p + 1 : "{}"; /* xargs -i[R] */
+		if (has(o->optrest, ch))
 			break;
-		}
 		if (has(o->digits, ch)) {
 			while (isxdigit((unsigned char)p[1]) || p[1] == 'x')
 				p++;
@@ -141,7 +158,13 @@ void nsb_gate_parse_opts(const struct optspec *o, char *const *argv, int s, int 
 			 struct parsed *ret)
 {
 	struct parsed r = {
-		.first = e, .code_idx = -1, .refuse_idx = -1, .unknown_idx = -1, .stop_idx = -1};
+		.first = e,
+		.code_idx = -1,
+		.refuse_idx = -1,
+		.unknown_idx = -1,
+		.stop_idx = -1,
+		.split_idx = -1,
+	};
 	int i = s + 1;
 	while (i < e) {
 		const char *a = argv[i];

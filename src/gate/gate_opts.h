@@ -38,6 +38,15 @@ struct optspec {
 	bool plus;	  /* '+' also starts a cluster (sh +x) */
 	bool dash_is_opt; /* a lone "-" is an option (env -) */
 	bool adjustment;  /* -N, --N, -+N are options (nice) */
+	/* wrappers (gate_tables.h): substitution strings and split command lines */
+	const char *subst;	   /* the value is the substitution string (xargs -I R) */
+	const char *subst_opt;	   /* optional glued substitution string (xargs -i[R]) */
+	const char *split;	   /* the value is a command line split on blanks (env -S) */
+	const char *subst_default; /* what subst_opt means without a value ("{}") */
+	const char *const *long_noexec;
+	const char *const *long_subst;
+	const char *const *long_subst_opt;
+	const char *const *long_split;
 };
 
 struct parsed {
@@ -49,7 +58,9 @@ struct parsed {
 	bool noexec;
 	int stop_idx; /* argument holding the -m value, or -1 */
 	const char *stop_value;
-	const char *replace; /* xargs -I/-i/--replace value */
+	const char *replace; /* the substitution string given (xargs -I/-i/--replace) */
+	int split_idx;	     /* argument holding a split command line (env -S), or -1 */
+	const char *split_value;
 };
 
 /* Parse the options of argv[s+1..e): returns the first operand and findings. */

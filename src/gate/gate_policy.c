@@ -9,15 +9,17 @@
 
 #include "base/macro.h"
 #include "gate/gate_policy.h"
+#include "gate/gate_tables.h"
 #include "base/util.h"
 
 const char *const nsb_gate_default_deny[] = {
 	/* privilege tools: they exist to cross the boundary the sandbox draws */
 	"sudo", "su", "doas", "pkexec", "setpriv", "capsh", "nsenter", "unshare", "chroot",
+	"runuser", "sudoedit", "sg", "newgrp",
 	/* destructive or system tools */
-	"rm", "chmod", "chown", "dd", "shred", "wipefs", "mkfs", "mkfs.*", "mkswap", "fdisk",
-	"sfdisk", "parted", "mount", "umount", "swapon", "swapoff", "insmod", "rmmod", "modprobe",
-	"kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
+	"rm", "unlink", "chmod", "chown", "dd", "shred", "wipefs", "mkfs", "mkfs.*", "mkswap",
+	"fdisk", "sfdisk", "parted", "mount", "umount", "swapon", "swapoff", "insmod", "rmmod",
+	"modprobe", "kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
 
 void nsb_gate_policy_init(struct nsb_gate_policy *p)
 {
@@ -38,6 +40,7 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 		free(p->mask[i]);
 	for (size_t i = 0; i < p->n_mask_key; i++)
 		free(p->mask_key[i]);
+	nsb_gate_tables_free(p);
 	nsb_gate_policy_init(p);
 }
 
@@ -61,7 +64,10 @@ int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
 				return r;
 			}
 		}
-	return 0;
+	int r = nsb_gate_tables_default(p);
+	if (r < 0)
+		nsb_gate_policy_free(p);
+	return r;
 }
 
 static bool name_valid(const char *name)

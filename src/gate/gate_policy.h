@@ -15,6 +15,9 @@
 
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
 
+struct nsb_wrapper;
+struct nsb_deny_mode;
+
 /*
  * Every gate setting.  The policy owns its strings (copies), so it can be
  * filled from argv, from a policy file or from the built-in default alike.
@@ -38,6 +41,11 @@ struct nsb_gate_policy {
 	size_t n_mask;
 	char *mask_key[NSB_PROTECT_MAX_GLOBS]; /* masked when holding a private key */
 	size_t n_mask_key;
+	/* the exec rules' tables (gate_tables.h): wrapper and deny-mode entries */
+	struct nsb_wrapper *wrappers;
+	size_t n_wrappers;
+	struct nsb_deny_mode *deny_modes;
+	size_t n_deny_modes;
 };
 
 /* Empty policy: nothing denied, nothing relaxed. */

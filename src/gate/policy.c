@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Parser and printer of the gate policy file.  The format is deliberately
- * poor: a directive word, at most one argument, one per line.  No quoting,
+ * poor: a directive word and its arguments, one per line; only the table
+ * rows (wrapper, deny-mode: gate_tables.c) take several words.  No quoting,
  * no includes, no trailing comments: the file is read by a security gate,
  * and every byte of it should mean exactly one thing.
  */
@@ -11,11 +12,13 @@
 
 #include "base/lines.h"
 #include "core/config.h"
+#include "gate/gate_tables.h"
 #include "gate/policy.h"
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
-	"allow-path DIR (see nsbox-policy(5))"
+	"allow-path DIR, wrapper NAME [KEY|OPTION]..., deny-mode TOOL WORD... (see "       \
+	"nsbox-policy(5))"
 
 struct pctx {
 	const char *name;
@@ -55,6 +58,8 @@ enum dkind {
 	D_PROTECT,
 	D_MASK,
 	D_MASK_KEY,
+	D_WRAPPER,
+	D_DENY_MODE,
 };
 
 static const struct {
@@ -69,6 +74,8 @@ static const struct {
 	{"protect", D_PROTECT},
 	{"mask", D_MASK},
 	{"mask-key", D_MASK_KEY},
+	{"wrapper", D_WRAPPER},
+	{"deny-mode", D_DENY_MODE},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -177,6 +184,23 @@ static int glob_directive(const struct pctx *c, const char *word, const char *li
 	return 0;
 }
 
+/* A table row (gate_tables.c): several words, parsed there, reported here. */
+static int table_directive(const struct pctx *c, const char *line, const char *arg,
+			   struct nsb_gate_policy *p, enum dkind kind)
+{
+	char err[NSB_GATE_TABLE_ERR_MAX];
+	size_t off = 0;
+	int r = kind == D_WRAPPER ? nsb_gate_wrapper_add(p, arg, &off, err)
+				  : nsb_gate_deny_mode_add(p, arg, &off, err);
+	if (r < 0)
+		return perr(c, r, (size_t)(arg - line) + off + 1,
+			    kind == D_WRAPPER
+				    ? "for example: wrapper mytimeout skip=1 -s= --signal="
+				    : "for example: deny-mode find -delete",
+			    "%s", err);
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -205,6 +229,9 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 		case D_MASK_KEY:
 			return glob_directive(c, word, line, arg, p,
 					      (enum nsb_glob_list)(directives[i].kind - D_PROTECT));
+		case D_WRAPPER:
+		case D_DENY_MODE:
+			return table_directive(c, line, arg, p, directives[i].kind);
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -266,7 +293,7 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 {
 	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
 		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
-		     "#        path.outside path.symlink_escape\n\n"
+		     "#        path.outside path.symlink_escape exec.destructive_mode\n\n"
 		     "# Executables refused by name, by the name they were called by and by\n"
 		     "# the name their symlinks resolve to; a trailing '*' matches a prefix.\n");
 	for (size_t i = 0; i < p->n_deny_exec; i++)
@@ -291,6 +318,7 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	fprintf(out, "\n# Covered only where the file holds a private key.\n");
 	for (size_t i = 0; i < p->n_mask_key; i++)
 		fprintf(out, "mask-key %s\n", p->mask_key[i]);
+	nsb_gate_tables_print(out, p);
 	if (fflush(out) == EOF || ferror(out))
 		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;

@@ -23,16 +23,16 @@
  * Find the command in the sandbox's view with the sandbox's PATH, like
  * execvp, but tell "not found" (127) from "found, not executable" (126).
  */
-/* A candidate of the PATH search, judged in the sandbox's view: a file that
- * is not a directory, executable or not (126 rather than 127). */
+/* A candidate of the PATH search, judged in the sandbox's view (relative
+ * ones from the working directory) by the rule the gate uses too. */
 static int probe_executable(void *ud, const char *candidate)
 {
 	struct stat st;
 
 	(void)ud;
-	if (stat(candidate, &st) < 0 || S_ISDIR(st.st_mode))
-		return NSB_PATH_ABSENT;
-	return access(candidate, X_OK) == 0 ? NSB_PATH_EXEC : NSB_PATH_NOEXEC;
+	if (stat(candidate, &st) < 0)
+		return nsb_path_kind(NULL, false);
+	return nsb_path_kind(&st, access(candidate, X_OK) == 0);
 }
 
 static int resolve_command(const struct nsb_plan *p, char *out, size_t out_size,

@@ -81,8 +81,9 @@ static const struct nsb_gate_root roots[] = {
 };
 
 static const char *const known_rules[] = {
-	NSB_RULE_EXEC_DENYLIST,	 NSB_RULE_EXEC_WRAPPER, NSB_RULE_INTERP_INLINE,
-	NSB_RULE_SHELL_METACHAR, NSB_RULE_PATH_OUTSIDE, NSB_RULE_PATH_SYMLINK_ESC,
+	NSB_RULE_EXEC_DENYLIST,	   NSB_RULE_EXEC_WRAPPER, NSB_RULE_INTERP_INLINE,
+	NSB_RULE_SHELL_METACHAR,   NSB_RULE_PATH_OUTSIDE, NSB_RULE_PATH_SYMLINK_ESC,
+	NSB_RULE_EXEC_DESTRUCTIVE,
 };
 
 static bool terminated(const char *s, size_t size)
@@ -113,6 +114,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pol.allow_metachar = sw & 2;
 	if (sw & 4)
 		ops.which = NULL;
+	if (sw & 128) { /* the gate's own PATH search, and the deny list's listing */
+		ops.exec_probe = fake_exec_probe;
+		ops.list_dir = fake_list_dir;
+	}
 
 	int argc = fuzz_split_argv(data + 1, size - 1, NULL, 0, 512, &buf, &argv);
 	if (argc < 1)
@@ -127,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.roots = roots,
 		.n_roots = (sw & 64) ? 1 : sizeof(roots) / sizeof(roots[0]),
 		.fs = &ops,
+		.path_list = (sw & 128) ? "bin::/usr/bin:/usr/sbin" : NULL,
 	};
 	if (fake_which(&fs, argv[0], cmd_real, sizeof(cmd_real)) == 0) {
 		in.cmd_path = argv[0];

@@ -43,6 +43,11 @@ for t in [
     "allow-path /a/../b\n",
     "allow-path relative\n",
     "",
+    "wrapper w run=env skip=1 dash adjust lenient input-args input-commands shell subst={ "
+    "end=::: -a -b= -c? -d! -e. -f@ -g?@ -h% --aa --bb= --cc? --dd! --ee. --ff@ --gg?@ --hh%\n"
+    "deny-mode find -delete\ndeny-mode git clean -f\ndeny-mode cmake -E remove*\n",
+    "wrapper nice -z\nwrapper\nwrapper w run=x\n",
+    "deny-mode t 1 2 3 4 5 6 7 8 9\n",
 ]:
     put("fuzz_policy", t)
 
@@ -90,6 +95,13 @@ for sw, a in [
     (0, argv("mkfs.ext4", "/dev/sda")),
     (0, argv("del", "x")),
     (4, argv("env", "-S", "curl x")),
+    (128, argv("find", ".", "-exec", "env", "{}", ";")),
+    (128, argv("xargs", "-I%", "nice", "%")),
+    (128, argv("env", "PATH=bin", "zap", "x")),
+    (128, argv("parallel", "rm {}", ":::", "a")),
+    (128, argv("watch", "-n", "1", "ls; rm x")),
+    (128, argv("git", "-C", "x", "clean", "-fdx")),
+    (128, argv("coreutils", "--coreutils-prog=rm", "x")),
 ]:
     put("fuzz_gate", bytes([sw]) + a)
 

@@ -119,7 +119,7 @@ NSB_ITEST(gate, each_rule_refuses_with_exit_line_and_record)
 		{{"busybox", "rm", "-rf", "x"}, "exec.denylist", 1, "rm", NULL},
 		{{"find", ".", "-exec", "rm", "{}", "+"}, "exec.denylist", 3, "rm", NULL},
 		{{"timeout", "5", "rm", "input/a"}, "exec.denylist", 2, "rm", NULL},
-		{{"env", "-S", "rm input"}, "exec.wrapper", 1, "-S", NULL},
+		{{"env", "-S", "rm input"}, "exec.denylist", 2, "rm input", NULL},
 		{{"python3", "-c", "print(1)"}, "interp.inline", 1, "-c", NULL},
 		{{"bash", "-xc", "id"}, "interp.inline", 1, "-xc", NULL},
 		{{"perl", "-we", "1"}, "interp.inline", 1, "-we", NULL},
@@ -795,7 +795,8 @@ NSB_ITEST(policy, every_file_error_is_reported_with_its_place)
 	static const struct policy_error cases[] = {
 		{"deny-exec curl\nfrobnicate x\n", 0, "p.conf:2:1: unknown directive 'frobnicate'",
 		 "directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, "
-		 "allow-path DIR (see nsbox-policy(5))"},
+		 "allow-path DIR, wrapper NAME [KEY|OPTION]..., deny-mode TOOL WORD... (see "
+		 "nsbox-policy(5))"},
 		{"# c\n\n  deny-exec\n", 0, "p.conf:3:12: 'deny-exec' needs a NAME",
 		 "for example: deny-exec curl"},
 		{"allow-exec   \n", 0, "p.conf:1:14: 'allow-exec' needs a NAME",

@@ -172,3 +172,32 @@ static inline struct nsb_fs_ops fake_fs_ops(struct fake_fs *fs)
 		.which = fake_which,
 	};
 }
+
+/* exec_probe over the table: a file is executable, a directory absent. */
+static inline int fake_exec_probe(void *ud, const char *path)
+{
+	struct fake_fs *fs = ud;
+	char real[PATH_MAX];
+
+	if (fake_realpath(ud, path, real, sizeof(real)) < 0)
+		return 0; /* NSB_PATH_ABSENT */
+	return fake_find(fs, real)->kind == NSB_FS_FILE ? 1 : 0;
+}
+
+/* list_dir over the table: the entries whose parent is dir (canonical). */
+static inline int fake_list_dir(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
+				void *fnud)
+{
+	struct fake_fs *fs = ud;
+	size_t n = strlen(dir);
+
+	for (size_t i = 0; i < fs->n_ents; i++) {
+		const char *p = fs->ents[i].path;
+		if (strncmp(p, dir, n) || p[n] != '/' || strchr(p + n + 1, '/'))
+			continue;
+		int r = fn(fnud, p + n + 1);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

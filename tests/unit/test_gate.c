@@ -359,9 +359,9 @@ static const struct gcase cases[] = {
 	NO("xargs_env_rm", A("xargs", "env", "A=1", "rm"), DENY, 3),
 
 	/* exec.wrapper: what cannot be seen through */
-	NO("env_S", A("env", "-S", "rm -rf x"), WRAP, 1),
-	NO("env_S_glued", A("env", "-iS", "rm"), WRAP, 1),
-	NO("env_split_string", A("env", "--split-string=rm x"), WRAP, 1),
+	NO("env_S", A("env", "-S", "rm -rf x"), DENY, 2),
+	NO("env_S_glued", A("env", "-iS", "rm"), DENY, 2),
+	NO("env_split_string", A("env", "--split-string=rm x"), DENY, 1),
 	NO("env_C", A("env", "-C", "/tmp", "ls"), WRAP, 1),
 	NO("env_chdir", A("env", "--chdir=out", "ls"), WRAP, 1),
 	NO("timeout_unknown", A("timeout", "--bogus", "5", "ls"), WRAP, 1),

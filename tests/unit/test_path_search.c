@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/path_search.h"
 #include "unit.h"
@@ -69,18 +70,42 @@ Test(path_search, nothing_there_is_enoent)
 	char out[PATH_MAX];
 	cr_expect(eq(int, search("/a:/b", "tool", out, sizeof(out)), -ENOENT));
 	cr_expect(eq(int, search("", "tool", out, sizeof(out)), -ENOENT));
+	cr_expect(eq(int, probes, 1), "an empty PATH is one empty entry: the working directory");
+	expect_str(last, "./tool");
 	cr_expect(eq(int, search(NULL, "tool", out, sizeof(out)), -ENOENT));
-	cr_expect(eq(int, probes, 0), "an empty PATH asks nothing");
+	cr_expect(eq(int, probes, 0), "no PATH asks nothing");
 }
 
-Test(path_search, empty_entries_are_skipped)
+Test(path_search, empty_entries_are_the_working_directory)
 {
 	char out[PATH_MAX];
-	/* "" would otherwise make "/tool", which the table calls executable */
+	/* as for execvp(3): "" is ".", never "/" (which the table calls executable) */
 	cr_expect(eq(int, search("::", "tool", out, sizeof(out)), -ENOENT));
-	cr_expect(eq(int, probes, 0));
+	cr_expect(eq(int, probes, 3));
+	expect_str(last, "./tool");
 	cr_expect(eq(int, search(":/bin:", "tool", out, sizeof(out)), 0));
 	expect_str(out, "/bin/tool");
+	cr_expect(eq(int, search("/nowhere::/bin", "here", out, sizeof(out)), -ENOENT));
+	expect_str(last, "/bin/here");
+}
+
+Test(path_search, a_relative_entry_wins_in_its_place)
+{
+	char out[PATH_MAX];
+	cr_assert(eq(int, search("/nowhere:rel:/bin", "tool", out, sizeof(out)), 0));
+	expect_str(out, "rel/tool");
+}
+
+Test(path_search, kind_is_shared_by_both_probes)
+{
+	struct stat st = {.st_mode = S_IFREG | 0755};
+	cr_expect(eq(int, nsb_path_kind(&st, true), NSB_PATH_EXEC));
+	cr_expect(eq(int, nsb_path_kind(&st, false), NSB_PATH_NOEXEC));
+	st.st_mode = S_IFDIR | 0755;
+	cr_expect(eq(int, nsb_path_kind(&st, true), NSB_PATH_ABSENT));
+	st.st_mode = S_IFIFO | 0755; /* execve says EACCES and execvp goes on */
+	cr_expect(eq(int, nsb_path_kind(&st, true), NSB_PATH_NOEXEC));
+	cr_expect(eq(int, nsb_path_kind(NULL, true), NSB_PATH_ABSENT));
 }
 
 Test(path_search, relative_entries_reach_the_probe_as_written)
