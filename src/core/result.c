@@ -70,6 +70,7 @@ static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
 	put_str(j, "token", d->token);
 	put_str(j, "resolved", d->resolved);
 	put_str(j, "hint", d->hint);
+	put_str(j, "metachar", d->metachar);
 	nsb_json_end_object(j);
 }
 

@@ -41,6 +41,7 @@ struct nsb_denial {
 	const char *token;
 	const char *resolved; /* resolved path for path rules, else NULL */
 	const char *hint;
+	const char *metachar; /* the gate's shell.metachar mode: "syntax", "strict", "off" */
 };
 
 struct nsb_enforced {

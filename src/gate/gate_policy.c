@@ -115,3 +115,10 @@ bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name)
 			return true;
 	return false;
 }
+
+const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p)
+{
+	if (p->allow_metachar)
+		return "off";
+	return p->metachar_strict ? "strict" : "syntax";
+}

@@ -52,6 +52,7 @@ enum dkind {
 	D_ALLOW_INLINE,
 	D_ALLOW_META,
 	D_ALLOW_PATH,
+	D_METACHAR,
 };
 
 static const struct {
@@ -63,6 +64,7 @@ static const struct {
 	{"allow-inline-code", D_ALLOW_INLINE},
 	{"allow-metachar", D_ALLOW_META},
 	{"allow-path", D_ALLOW_PATH},
+	{"metachar", D_METACHAR},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -140,6 +142,30 @@ static int path_directive(const struct pctx *c, const char *line, const char *ar
 	return 0;
 }
 
+/* metachar syntax|strict|off: how shell.metachar judges (off: allow-metachar). */
+static int metachar_directive(const struct pctx *c, const char *line, const char *arg,
+			      struct nsb_gate_policy *p)
+{
+	size_t len = strcspn(arg, " \t\r");
+	const char *after = arg + len;
+	while (blank(*after))
+		after++;
+	if (*after)
+		return perr(c, -EINVAL, (size_t)(after - line) + 1, "metachar takes one word",
+			    "unexpected '%s' after the mode", after);
+	if (len == 6 && strncmp(arg, "syntax", 6) == 0)
+		p->metachar_strict = false;
+	else if (len == 6 && strncmp(arg, "strict", 6) == 0)
+		p->metachar_strict = true;
+	else if (len == 3 && strncmp(arg, "off", 3) == 0)
+		p->allow_metachar = true;
+	else
+		return perr(c, -EINVAL, (size_t)(arg - line) + 1,
+			    "metachar syntax (the default), metachar strict or metachar off",
+			    "'metachar' needs syntax, strict or off");
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -163,6 +189,8 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return name_directive(c, word, line, arg, p, directives[i].kind);
 		case D_ALLOW_PATH:
 			return path_directive(c, line, arg, p);
+		case D_METACHAR:
+			return metachar_directive(c, line, arg, p);
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -235,6 +263,9 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	fprintf(out, "\n# Relaxations, off unless uncommented.\n");
 	fprintf(out, "%sallow-inline-code\n", p->allow_inline_code ? "" : "#");
 	fprintf(out, "%sallow-metachar\n", p->allow_metachar ? "" : "#");
+	fprintf(out, "\n# shell.metachar: 'syntax' refuses shell syntax (operators, redirections,\n"
+		     "# $( ` ${ and newlines); 'strict' every ; | & > < ` $( and newline.\n");
+	fprintf(out, "metachar %s\n", p->metachar_strict ? "strict" : "syntax");
 	fprintf(out, "\n# Extra roots for the path jail (host paths, realpath form).\n");
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		fprintf(out, "allow-path %s\n", p->allow_path[i]);
