@@ -171,6 +171,8 @@ static int check_glued(struct nsb_path_arg *a, const char *arg)
 	const char *v = arg + 2, *slash = strchr(v, '/');
 	char first[NAME_MAX + 1];
 
+	if (!*v)
+		return 0; /* "-x": no value glued */
 	if ((leads_path(v) || slash || nsb_gate_path_exists(a, v)) && check_value(a, v))
 		return 1;
 	if (leads_path(v))

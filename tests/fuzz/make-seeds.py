@@ -89,6 +89,7 @@ for sw, a in [
     (0, argv("cat", "/dev/fd/../root/etc/shadow", "/proc/self/cwd/../x", "/proc/1/fd/0/x")),
     (0, argv("ls", "|", "2>&1", ">out", "ls;", "<div>", "<<<<<<<", "pkg>=2", "${x}")),
     (128, argv("grep", "-E", "a|b", "x")),
+    (0, argv("ls", "-x")),
 ]:
     put("fuzz_gate", bytes([sw]) + a)
 

