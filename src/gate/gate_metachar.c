@@ -84,19 +84,27 @@ static size_t redirection(const char *s)
 }
 
 /*
- * Not shell syntax although it starts like a redirection: a conflict
- * marker or a prompt ("<<<<<<<", ">>> "), where the operator is followed by
- * another '<' or '>' (no redirection takes that), and markup ("<div>",
- * "</p>", "<!--", "<?xml"): '<' then a tag character, with a '>' further on.
+ * Not shell syntax although it starts like a redirection:
+ *   - the operator followed by another '<' or '>', which no redirection
+ *     takes: a conflict marker or a prompt ("<<<<<<<", ">>> ");
+ *   - followed by a blank: "> note" was quoted as one argument, since a
+ *     command line split on blanks never yields one;
+ *   - markup and generics: '<' then a tag character, with a '>' further on
+ *     ("<div>", "</p>", "<!--", "<?xml") or a tag name alone ("<Button",
+ *     "<div"), since a file to read from would have a '.' or '/' in it.
  */
 static bool looks_literal(const char *s, size_t n)
 {
-	if (s[n] == '<' || s[n] == '>')
+	if (s[n] == '<' || s[n] == '>' || s[n] == ' ' || s[n] == '\t')
 		return true;
-	if (s[0] == '<' && n == 1 && s[1] &&
-	    (strchr("/!?", s[1]) || ((s[1] | 0x20) >= 'a' && (s[1] | 0x20) <= 'z')))
-		return strchr(s + 1, '>') != NULL;
-	return false;
+	if (s[0] != '<' || n != 1)
+		return false;
+	bool letter = ((s[1] | 0x20) >= 'a' && (s[1] | 0x20) <= 'z');
+	if (!letter && !strchr("/!?", s[1]))
+		return false;
+	if (strchr(s + 1, '>'))
+		return true;
+	return letter && !strpbrk(s + 1, "./");
 }
 
 /* syntax: the shell syntax in s, described in buf (NSB_GATE_TEXT_MAX), or NULL. */
