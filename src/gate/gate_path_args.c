@@ -67,18 +67,33 @@ static int hexval(char ch)
 	return -1;
 }
 
-/* A file: URL's host that names this machine: empty, localhost, 127.x, ::1. */
+/*
+ * A file: URL's host that may name this machine: empty, localhost, a
+ * loopback address (127.x, [::1], [::ffff:127.0.0.1]), 0.0.0.0, or any
+ * numeric address (2130706433 and 0x7f000001 are 127.0.0.1 to some
+ * parsers; judging a remote one costs nothing, since no file: reader goes
+ * to another host).  A port is ignored.
+ */
 static bool local_host(const char *h, size_t n)
 {
-	static const char *const names[] = {
-		"localhost", "localhost.",	   "[::1]", "[0:0:0:0:0:0:0:1]",
-		"0.0.0.0",   "[::ffff:127.0.0.1]", NULL};
-	if (n == 0 || (n > 4 && strncmp(h, "127.", 4) == 0))
+	if (n && h[0] != '[') {
+		const char *colon = memchr(h, ':', n);
+		if (colon)
+			n = (size_t)(colon - h);
+	}
+	if (n == 0 || (n == 9 && strncasecmp(h, "localhost", 9) == 0) ||
+	    (n == 10 && strncasecmp(h, "localhost.", 10) == 0))
 		return true;
-	for (size_t i = 0; names[i]; i++)
-		if (strlen(names[i]) == n && strncasecmp(h, names[i], n) == 0)
-			return true;
-	return false;
+	if (h[0] == '[')
+		return n >= 5 &&
+		       (strncmp(h, "[::1]", 5) == 0 || strncasecmp(h, "[::ffff:", 8) == 0 ||
+			strncmp(h, "[0:0:0:0:0:0:0:1]", 17) == 0);
+	if (!(h[0] >= '0' && h[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("0123456789abcdefABCDEFxX.", h[i]))
+			return false;
+	return true;
 }
 
 /*

@@ -191,6 +191,9 @@ static const struct pcase cases[] = {
 	NO("file_url_v6", A("curl", "file://[::1]/etc/passwd"), OUT, 1),
 	NO("file_url_user", A("curl", "file://me@localhost/etc/passwd"), OUT, 1),
 	NO("file_url_encoded", A("curl", "file:///%65tc/passwd"), OUT, 1),
+	NO("file_url_port", A("curl", "file://localhost:80/etc/passwd"), OUT, 1),
+	NO("file_url_decimal", A("curl", "file://2130706433/etc/passwd"), OUT, 1),
+	NO("file_url_single_slash", A("curl", "FILE:/etc/passwd"), OUT, 1),
 	OK("file_url_remote", A("curl", "file://example.com/etc/passwd")),
 	OK("file_url_tmp", A("curl", "file:///tmp/x")),
 
