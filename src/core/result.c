@@ -356,6 +356,12 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	else
 		nsb_json_null(&j);
 	put_findings(&j, r);
+	if (r->gate_metachar) {
+		nsb_json_key(&j, "gate");
+		nsb_json_begin_object(&j);
+		put_str(&j, "metachar", r->gate_metachar);
+		nsb_json_end_object(&j);
+	}
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);

@@ -134,6 +134,10 @@ struct nsb_result {
 
 	bool has_enforced; /* false: "enforced": null (nothing was set up) */
 	struct nsb_enforced enforced;
+
+	/* The front gate judged the command: "gate": {"metachar": mode}, the
+	 * shell.metachar mode ("syntax", "strict", "off").  NULL: no "gate". */
+	const char *gate_metachar;
 };
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */

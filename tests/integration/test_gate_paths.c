@@ -65,6 +65,7 @@ static void expect_refused(const struct itest_run *r, const char *rule, int idx,
 	snprintf(want, sizeof(want), "%d", idx);
 	ITEST_EXPECT_STR(r, itest_rec(r, "denial.argv_index"), want);
 	ITEST_EXPECT_STR(r, itest_rec(r, "denial.metachar"), mode);
+	ITEST_EXPECT_STR(r, itest_rec(r, "gate.metachar"), mode);
 	ITEST_EXPECT_STR(r, itest_rec(r, "enforced"), "null");
 	ITEST_EXPECT_CONTAINS(r, r->err, "nsbox: refused: ");
 }
@@ -78,6 +79,7 @@ NSB_ITEST(gate_paths, syntax_mode_runs_ordinary_text)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "a word here\nanother line\n");
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "gate.metachar"), "syntax");
 	itest_run_close(&r);
 
 	GATE_RUN(&r, "--", "echo", "a;b", "pkg>=2", "https://example.com/?a=1&b=2", "<div>",
@@ -153,6 +155,7 @@ NSB_ITEST(gate_paths, strict_mode_from_the_policy_and_off)
 	GATE_RUN(&r, "--policy", pol, "--allow-metachar", "--", "echo", "|", "a;b");
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, r.out, "| a;b\n");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "gate.metachar"), "off");
 	itest_run_close(&r);
 	GATE_RUN(&r, "--policy", pol, "--allow-metachar", "--check", "--", "echo", "x");
 	ITEST_EXPECT_STR(&r, doc_get(r.out, "gate.metachar"), "off");

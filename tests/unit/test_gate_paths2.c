@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "gate/gate.h"
+#include "core/result.h"
 #include "gate/policy.h"
 #include "gate_fakefs.h"
 #include "unit.h"
@@ -464,4 +465,21 @@ Test(gate_paths2, metachar_round_trip)
 		nsb_gate_policy_free(&p);
 		nsb_gate_policy_free(&q);
 	}
+}
+
+/* The record's "gate" member: present once the gate judged, last. */
+Test(gate_paths2, record_names_the_mode)
+{
+	struct nsb_result r;
+	char *out = NULL;
+	size_t len = 0;
+
+	nsb_result_init(&r);
+	cr_assert(eq(int, nsb_result_to_json(&r, &out, &len), 0));
+	cr_expect(strstr(out, "\"gate\"") == NULL, "%s", out);
+	free(out);
+	r.gate_metachar = "strict";
+	cr_assert(eq(int, nsb_result_to_json(&r, &out, &len), 0));
+	cr_expect(strstr(out, ",\"gate\":{\"metachar\":\"strict\"}}\n") != NULL, "%s", out);
+	free(out);
 }
