@@ -107,8 +107,12 @@ static bool looks_literal(const char *s, size_t n)
 	return letter && !strpbrk(s + 1, "./");
 }
 
-/* syntax: the shell syntax in s, described in buf (NSB_GATE_TEXT_MAX), or NULL. */
-static const char *syntax(const char *s, char *buf)
+/*
+ * syntax: the shell syntax in s, described in buf (NSB_GATE_TEXT_MAX), or
+ * NULL.  text: s is known to be data (a search pattern, a delimiter), so
+ * operators in it are text; substitutions and newlines still count.
+ */
+static const char *syntax(const char *s, bool text, char *buf)
 {
 	static const char *const ops[] = {"|", "||", "|&", "&", "&&", ";", ";;", NULL};
 
@@ -120,6 +124,8 @@ static const char *syntax(const char *s, char *buf)
 		return "the expansion '${'";
 	if (strchr(s, '\n'))
 		return "a newline";
+	if (text)
+		return NULL;
 
 	size_t n = redirection(s);
 	if (n && (!s[n] || !looks_literal(s, n))) {
@@ -137,7 +143,7 @@ static const char *syntax(const char *s, char *buf)
 	/* "ls;", "a|", "x&&": a word glued to the operator after it.  Not
 	 * with a blank inside: "SELECT 1;" was quoted as one argument. */
 	size_t len = strlen(s);
-	if (len > 1 && strchr(";|&", s[len - 1]) && !strpbrk(s, " \t")) {
+	if (len > 1 && s[0] != '-' && strchr(";|&", s[len - 1]) && !strpbrk(s, " \t")) {
 		n = len >= 2 && s[len - 2] == s[len - 1] ? 2 : 1;
 		nsb_gate_text(buf, "the shell operator '%s' at its end", s + len - n);
 		return buf;
@@ -145,12 +151,69 @@ static const char *syntax(const char *s, char *buf)
 	return NULL;
 }
 
+/*
+ * Operands that are data, where an operator is the text searched for or cut
+ * at (cut -d '|', grep '&&', tr ';' ','): a search tool's pattern (its
+ * first operand, or the value of -e), the value of a delimiter option, any
+ * operand of tr, expr and test.  A pipe after a command's own arguments
+ * ("ls -l | grep x") is still an operator.
+ */
+static const char *const any_operand[] = {"tr", "expr", "test", "[", NULL};
+static const char *const search_tools[] = {"grep", "egrep", "fgrep",	"rg",
+					   "ag",   "ack",   "git-grep", NULL};
+static const char *const delim_opts[] = {
+	"-d", "-F", "-t", "--delimiter", "--delimiters", "--field-separator", "--separator", NULL};
+static const char *const delim_tools[] = {"cut",   "awk",  "gawk",   "mawk",  "sort",
+					  "paste", "join", "column", "xargs", NULL};
+
+static bool listed(const char *const *list, const char *s)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strcmp(list[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* What the walk knows of the current command. */
+struct data_walk {
+	const char *cmd; /* basename of the latest command position */
+	bool pattern_seen;
+};
+
+static bool is_data(struct data_walk *w, const struct nsb_gate_ctx *c, int i)
+{
+	const char *a = c->in->argv[i], *prev = i > 0 ? c->in->argv[i - 1] : "";
+	if (c->marks[i] & NSB_ARG_COMMAND) {
+		w->cmd = nsb_gate_basename(a);
+		w->pattern_seen = false;
+		return false;
+	}
+	if (!w->cmd)
+		return false;
+	if (listed(any_operand, w->cmd))
+		return true;
+	if (listed(delim_tools, w->cmd) && listed(delim_opts, prev))
+		return true;
+	if (!listed(search_tools, w->cmd))
+		return false;
+	if (strcmp(prev, "-e") == 0 || strcmp(prev, "--regexp") == 0) {
+		w->pattern_seen = true;
+		return true;
+	}
+	if (a[0] == '-' || w->pattern_seen)
+		return false;
+	w->pattern_seen = true;
+	return true;
+}
+
 int nsb_gate_check_metachar(struct nsb_gate_ctx *c)
 {
 	bool strict = c->p->metachar_strict;
 	char buf[NSB_GATE_TEXT_MAX];
+	struct data_walk w = {0};
 
 	for (int i = 0; i < c->in->argc; i++) {
+		bool data = is_data(&w, c, i);
 		/* find's ';' terminator is find syntax, not shell syntax; a
 		 * shell's -c program (inline code allowed) has a shell. */
 		if (c->marks[i] & (NSB_ARG_FIND_END | NSB_ARG_SHELL_CODE))
@@ -158,7 +221,7 @@ int nsb_gate_check_metachar(struct nsb_gate_ctx *c)
 		/* strict: every character, and the syntax rules besides */
 		const char *m = strict ? metachar(c->in->argv[i]) : NULL;
 		if (!m)
-			m = syntax(c->in->argv[i], buf);
+			m = syntax(c->in->argv[i], data, buf);
 		if (!m)
 			continue;
 		nsb_gate_refuse(c, NSB_RULE_SHELL_METACHAR, i);
