@@ -214,7 +214,7 @@ static enum view view_walk(const struct nsb_gate_ctx *c, const char *abs, char *
 		if (n == 1 && comp[0] == '.')
 			continue;
 		if (n == 2 && comp[0] == '.' && comp[1] == '.') {
-			if (!own_view(cur[0] ? cur : "/"))
+			if (cur[0] && !own_view(cur)) /* ".." at '/' stays there */
 				climbed = true;
 			char *slash = strrchr(cur, '/');
 			if (slash)

@@ -252,7 +252,7 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 {
 	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
 		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
-		     "#        path.outside path.symlink_escape\n\n"
+		     "#        path.outside path.symlink_escape path.too_long\n\n"
 		     "# Executables refused by name, by the name they were called by and by\n"
 		     "# the name their symlinks resolve to; a trailing '*' matches a prefix.\n");
 	for (size_t i = 0; i < p->n_deny_exec; i++)

@@ -180,6 +180,8 @@ static const struct pcase cases[] = {
 	OK("proc_cwd_inside", A("ls", "/proc/self/cwd/src")),
 	OK("proc_root_usr", A("ls", "/proc/self/root/usr/bin")),
 	OK("proc_cpuinfo", A("cat", "/proc/cpuinfo")),
+	OK("root_dotdot_proc", A("cat", "/../proc/meminfo")),
+	NO("usr_dotdot_proc_root", A("cat", "/usr/../proc/self/root/etc/passwd"), OUT, 1),
 	OK("proc_meminfo", A("cat", "/proc/meminfo")),
 	OK("proc_self_status", A("cat", "/proc/self/status")),
 	OK("proc_self_exe", A("ls", "-l", "/proc/self/exe")),
