@@ -248,8 +248,8 @@ VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 	--show-leak-kinds=definite --error-exitcode=99 --suppressions=$(CURDIR)/tests/valgrind.supp
 # Not every unit binary runs under memcheck, each for a reason:
 # - every Criterion worker pays memcheck's start-up (1-3 s), so the
-#   table-driven binaries (cli 192, gate 366, util 154, profile 85, plan 70
-#   cases) would take most of an hour; their code runs instead in-process
+#   table-driven binaries (cli 192, gate 366, gate_paths2 155, util 154,
+#   profile 85, plan 70 cases) would take most of an hour; their code runs instead in-process
 #   through the fuzz targets' replay (tests/fuzz/replay.c) of the corpora,
 #   which hold every profile fixture and reach cli, plan, gate, policy,
 #   profile and the number parsers with hundreds of inputs per process;
@@ -259,8 +259,8 @@ VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 # - test_result's short-write/EINTR tests are timing-driven and time out
 #   under memcheck; the record builder itself runs under memcheck in every
 #   launcher invocation below.
-VALGRIND_SKIP := test_cli test_gate test_util test_profile test_plan test_seccomp \
-	test_sys_kernel test_result
+VALGRIND_SKIP := test_cli test_gate test_gate_paths2 test_util test_profile test_plan \
+	test_seccomp test_sys_kernel test_result
 VALGRIND_UNIT_BINS ?= $(filter-out $(addprefix $(BUILD)/tests/unit/,$(VALGRIND_SKIP)),$(UNIT_BINS))
 REPLAY_BINS := $(addprefix $(BUILD)/replay/,$(FUZZ_TARGETS))
 

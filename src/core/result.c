@@ -70,6 +70,7 @@ static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
 	put_str(j, "token", d->token);
 	put_str(j, "resolved", d->resolved);
 	put_str(j, "hint", d->hint);
+	put_str(j, "metachar", d->metachar);
 	nsb_json_end_object(j);
 }
 
@@ -383,6 +384,12 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	else
 		nsb_json_null(&j);
 	put_findings(&j, r);
+	if (r->gate_metachar) {
+		nsb_json_key(&j, "gate");
+		nsb_json_begin_object(&j);
+		put_str(&j, "metachar", r->gate_metachar);
+		nsb_json_end_object(&j);
+	}
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);

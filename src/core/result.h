@@ -42,6 +42,7 @@ struct nsb_denial {
 	const char *token;
 	const char *resolved; /* resolved path for path rules, else NULL */
 	const char *hint;
+	const char *metachar; /* the gate's shell.metachar mode: "syntax", "strict", "off" */
 };
 
 struct nsb_enforced {
@@ -144,6 +145,10 @@ struct nsb_result {
 
 	bool has_enforced; /* false: "enforced": null (nothing was set up) */
 	struct nsb_enforced enforced;
+
+	/* The front gate judged the command: "gate": {"metachar": mode}, the
+	 * shell.metachar mode ("syntax", "strict", "off").  NULL: no "gate". */
+	const char *gate_metachar;
 };
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */

@@ -99,6 +99,14 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 	int r;
 
 	build_roots(p, f);
+	/* What exists inside: the read-only root holds only the mount points. */
+	free(f->view);
+	f->n_view = 0;
+	f->view = calloc(p->n_ops ? p->n_ops : 1, sizeof(*f->view));
+	if (!f->view)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_GATE, "judge the command");
+	for (size_t i = 0; i < p->n_ops; i++)
+		f->view[f->n_view++] = p->ops[i].dest;
 	host = (struct nsb_gate_fs_host){
 		.roots = f->roots,
 		.n_roots = f->n_roots,
@@ -118,6 +126,8 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.n_roots = f->n_roots,
 		.fs = &ops,
 		.path_list = path_list,
+		.view = f->view,
+		.n_view = f->n_view,
 	};
 	f->cmd_found = false;
 	f->cmd_path[0] = '\0';
@@ -281,7 +291,9 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 	put_bool(j, "allow_metachar", f->policy.allow_metachar);
 	put_strv(j, "allow_path", f->policy.allow_path, f->policy.n_allow_path);
 	nsb_gate_tables_json(j, &f->policy);
+	put_str(j, "metachar", nsb_gate_metachar_mode(&f->policy));
 	nsb_json_end_object(j);
+	put_str(j, "metachar", v->metachar); /* the mode that judged */
 	nsb_json_end_object(j);
 }
 
@@ -336,4 +348,7 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 void nsb_front_free(struct nsb_front *f)
 {
 	nsb_gate_policy_free(&f->policy);
+	free(f->view);
+	f->view = NULL;
+	f->n_view = 0;
 }

@@ -26,6 +26,8 @@ struct nsb_front {
 	char cmd_path[PATH_MAX]; /* the command's real path on the host, "" if not found */
 	bool cmd_found;
 	struct nsb_gate_verdict verdict;
+	const char **view; /* every mount's inside destination (owned array) */
+	size_t n_view;
 };
 
 /* Effective policy; errors (stage "policy" or "usage") name the file or option. */

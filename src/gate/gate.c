@@ -34,6 +34,7 @@ int nsb_gate_check(const struct nsb_gate_policy *p, const struct nsb_gate_input 
 	c->v = v;
 	v->allowed = true;
 	v->argv_index = -1;
+	v->metachar = nsb_gate_metachar_mode(p);
 
 	/* exec rules first: the command decides what its arguments mean */
 	if (nsb_gate_check_exec(c) == 0 && (p->allow_metachar || nsb_gate_check_metachar(c) == 0))
@@ -51,4 +52,5 @@ void nsb_gate_denial(const struct nsb_gate_verdict *v, struct nsb_denial *d)
 	d->token = v->token;
 	d->resolved = v->resolved[0] ? v->resolved : NULL;
 	d->hint = v->hint;
+	d->metachar = v->metachar;
 }

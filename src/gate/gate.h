@@ -14,6 +14,7 @@
  *   shell.metachar      an argument carries shell syntax that no shell will run
  *   path.outside        a path argument lands outside every allowed root
  *   path.symlink_escape a path under a root leaves it through a symlink
+ *   path.too_long       an argument of PATH_MAX bytes or more (unjudgeable)
  *
  * The modules, each depending only on those listed before it:
  *   gate_policy   the policy's storage (deny/allow lists, switches)
@@ -24,6 +25,8 @@
  *   gate_which    the command lookup: the one PATH search over the roots
  *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h); the exec
  *                 rules use gate_deny (deny list's reach) and gate_wrap
+ *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h);
+ *                 gate_path_args and gate_sed find the path candidates
  *   gate          the verdict: validates the input, orders the rules
  *   gate_fs       the real filesystem behind struct nsb_fs_ops (impure)
  */

@@ -23,6 +23,7 @@
 #define NSB_RULE_PATH_OUTSIDE	  "path.outside"
 #define NSB_RULE_PATH_SYMLINK_ESC "path.symlink_escape"
 #define NSB_RULE_EXEC_DESTRUCTIVE "exec.destructive_mode"
+#define NSB_RULE_PATH_TOO_LONG	  "path.too_long"
 
 /* What lstat_kind reports. */
 enum nsb_fs_kind {
@@ -98,6 +99,14 @@ struct nsb_gate_input {
 	/* The sandbox's PATH (the plan's, --env PATH included); NULL: the
 	 * sandbox default.  Commands are looked up in it (gate_which.c). */
 	const char *path_list;
+	/*
+	 * The inside destination of every mount of the plan (system view,
+	 * /proc, /dev, /tmp, the project, --ro/--rw/--tmpfs): a top-level
+	 * name none of them starts with does not exist in the sandbox, whose
+	 * root is a read-only tmpfs.  NULL: unknown, every name may exist.
+	 */
+	const char *const *view;
+	size_t n_view;
 };
 
 struct nsb_gate_verdict {
@@ -108,6 +117,7 @@ struct nsb_gate_verdict {
 	char resolved[PATH_MAX];	/* host path for path rules, else "" */
 	char hint[NSB_GATE_TEXT_MAX];	/* how to do the legitimate thing */
 	char reason[NSB_GATE_TEXT_MAX]; /* what was refused and why */
+	const char *metachar; /* the shell.metachar mode that judged: "syntax", "strict", "off" */
 };
 
 /*

@@ -1,26 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The gate's path jail (supervisor, pure): path.outside and
- * path.symlink_escape.  Every argument that looks like a path (itself, an
- * option's value, ':' lists, file: URLs) is resolved through struct
- * nsb_fs_ops with realpath semantics and must land under a root, an
- * --allow-path directory or the read-only system view.
+ * path.symlink_escape for one candidate path (gate_path_args.c finds the
+ * candidates).  A candidate is judged the way the sandbox will see it:
+ *   - /proc and /dev are the sandbox's own (its pid namespace's procfs, a
+ *     minimal /dev): readable by design, judged without the host.  Their
+ *     links into the view are followed as the kernel would: /dev/fd,
+ *     /dev/stdin, /dev/stdout and /dev/stderr lead to /proc/self/fd;
+ *     /proc/P/root re-roots the rest of the path at the sandbox's '/',
+ *     /proc/self/cwd at the working directory.  /proc/P/fd/N (and exe,
+ *     map_files) name an open file: allowed as the last component (the
+ *     payload starts with fds 0-2 only, the caller's stdio; any other fd
+ *     it opened inside the sandbox), refused with anything after it, since
+ *     where that leads is known only at run time.
+ *   - a written-absolute path whose first component exists nowhere in the
+ *     sandbox's view (the root is a read-only tmpfs holding only the mount
+ *     points) can be neither opened nor created there: not a risk.
+ *   - everything else is resolved on the host through struct nsb_fs_ops,
+ *     with realpath semantics, and must land under a root, an --allow-path
+ *     directory or the read-only system view.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "gate/gate_path.h"
 #include "gate/gate_rules.h"
+#include "base/macro.h"
 #include "base/util.h"
 
 /*
- * Inside paths that exist only in the sandbox's own view (a fresh tmpfs, the
- * minimal /dev): no host file can be reached through them, so they are
- * judged lexically and never looked up on the host.  /proc is not one of
- * them: /proc/self/root and /proc/N/cwd lead back into the whole view.
+ * Inside paths that exist only in the sandbox's own view (a fresh tmpfs):
+ * no host file can be reached through them, so they are judged lexically
+ * and never looked up on the host.  /proc and /dev: view_walk.
  */
-static const char *const private_roots[] = {"/tmp", "/dev", NULL};
+static const char *const private_roots[] = {"/tmp", NULL};
 
 /*
  * The read-only system view (DESIGN section 3): host directories bound at the
@@ -81,28 +96,6 @@ static int refuse_path(struct nsb_gate_ctx *c, int idx, const char *rule, const 
 	return 1;
 }
 
-/* Does candidate s name an existing file relative to the working directory? */
-static bool exists_here(struct nsb_gate_ctx *c, const char *s)
-{
-	char inside[PATH_MAX], host[PATH_MAX];
-	int n = snprintf(inside, sizeof(inside), "%s/%s", c->in->cwd, s);
-	if (n < 0 || (size_t)n >= sizeof(inside))
-		return false;
-	if (nsb_gate_map_host(c->in, inside, host, sizeof(host)) < 0)
-		return false;
-	return c->in->fs->lstat_kind(c->in->fs->ud, host) >= 0;
-}
-
-static bool looks_like_path(struct nsb_gate_ctx *c, const char *s)
-{
-	if (!*s || strlen(s) >= PATH_MAX)
-		/* the kernel refuses a path this long (ENAMETOOLONG) */
-		return false;
-	if (strchr(s, '/') || s[0] == '~')
-		return true;
-	return exists_here(c, s);
-}
-
 /*
  * Resolve the longest existing prefix of host (a candidate mapped to the
  * host) into real; *ret_cut is where the missing tail starts (host +
@@ -155,17 +148,155 @@ static int resolve_prefix(struct nsb_gate_ctx *c, int idx, const char *s, char *
 	}
 }
 
+/* Under the sandbox's own /proc or /dev? */
+static bool own_view(const char *p)
+{
+	return nsb_path_is_under(p, "/proc") || nsb_path_is_under(p, "/dev");
+}
+
 /*
- * Judge one path candidate s taken from argv[idx].  Returns 1 when refused.
- * realpath semantics: symlinks followed, relative to the inside working
+ * cur names a process's directory in /proc (/proc/P or /proc/P/task/T, P a
+ * number, "self" or "thread-self"): what follows it, else NULL.  *self:
+ * P is the calling process itself.
+ */
+static const char *proc_pid_dir(const char *cur, bool *self)
+{
+	static const char digits[] = "0123456789";
+	if (strncmp(cur, "/proc/", 6) != 0)
+		return NULL;
+	const char *p = cur + 6, *e = strchrnul(p, '/');
+	size_t n = (size_t)(e - p);
+	if ((n == 4 && strncmp(p, "self", 4) == 0) ||
+	    (n == 11 && strncmp(p, "thread-self", 11) == 0))
+		*self = true;
+	else if (n && strspn(p, digits) >= n)
+		*self = false;
+	else
+		return NULL;
+	if (strncmp(e, "/task/", 6) == 0) {
+		const char *t = e + 6, *te = strchrnul(t, '/');
+		if (te > t && strspn(t, digits) >= (size_t)(te - t))
+			e = te;
+	}
+	return e;
+}
+
+enum view {
+	VIEW_HOST,   /* not in the sandbox's own view: judge on the host */
+	VIEW_OWN,    /* the sandbox's own /proc or /dev: allowed */
+	VIEW_TAIL,   /* a path through an open file's link: refused */
+	VIEW_REROOT, /* a /proc link re-rooted it: judge out instead */
+};
+
+/* The sandbox's own links: where /dev/fd and friends point (mount_special.c). */
+static const char *const dev_links[][2] = {
+	{"/dev/fd", "/proc/self/fd"},
+	{"/dev/stdin", "/proc/self/fd/0"},
+	{"/dev/stdout", "/proc/self/fd/1"},
+	{"/dev/stderr", "/proc/self/fd/2"},
+};
+
+/*
+ * Walk the absolute path abs component by component, lexically, following
+ * the sandbox's own links in /dev and /proc in place (see the top of the
+ * file).  A ".." taken outside /proc and /dev before entering them may
+ * have climbed out of a symlink, which only the host can say: VIEW_HOST.
+ * Long: one loop over the components, each link a case of it.
+ */
+static enum view view_walk(const struct nsb_gate_ctx *c, const char *abs, char *out, size_t outsz)
+{
+	char cur[PATH_MAX] = "";
+	const char *rest = abs, *comp;
+	bool climbed = false, changed = false;
+	size_t n;
+
+	while ((comp = nsb_path_next(&rest, &n))) {
+		if (n == 1 && comp[0] == '.')
+			continue;
+		if (n == 2 && comp[0] == '.' && comp[1] == '.') {
+			if (cur[0] && !own_view(cur)) /* ".." at '/' stays there */
+				climbed = true;
+			char *slash = strrchr(cur, '/');
+			if (slash)
+				*slash = '\0';
+			continue;
+		}
+		size_t len = strlen(cur);
+		if (len + 1 + n >= sizeof(cur))
+			return VIEW_HOST; /* too long: the host judgement says so */
+		cur[len] = '/';
+		memcpy(cur + len + 1, comp, n);
+		cur[len + 1 + n] = '\0';
+		if (!own_view(cur))
+			continue;
+		if (climbed)
+			return VIEW_HOST;
+		for (size_t i = 0; i < ARRAY_SIZE(dev_links); i++)
+			if (strcmp(cur, dev_links[i][0]) == 0)
+				snprintf(cur, sizeof(cur), "%s", dev_links[i][1]);
+		bool self = false;
+		const char *after = proc_pid_dir(cur, &self);
+		if (!after)
+			continue;
+		if (strcmp(after, "/root") == 0 || (self && strcmp(after, "/cwd") == 0)) {
+			/* the sandbox's '/' (or working directory) again */
+			snprintf(cur, sizeof(cur), "%s",
+				 after[1] == 'r' || strcmp(c->in->cwd, "/") == 0 ? "" : c->in->cwd);
+			changed = true;
+			climbed = false;
+			continue;
+		}
+		if (strcmp(after, "/cwd") == 0 || strcmp(after, "/exe") == 0 ||
+		    (strncmp(after, "/fd/", 4) == 0 && after[4]) ||
+		    (strncmp(after, "/map_files/", 11) == 0 && after[11])) {
+			/* an open file's link: fine as the last component only */
+			const char *peek = rest;
+			return nsb_path_next(&peek, &n) ? VIEW_TAIL : VIEW_OWN;
+		}
+	}
+	if (own_view(cur[0] ? cur : "/"))
+		return VIEW_OWN;
+	if (!changed)
+		return VIEW_HOST;
+	snprintf(out, outsz, "%s", cur[0] ? cur : "/");
+	return VIEW_REROOT;
+}
+
+/* Does the first component of the clean absolute path lex exist inside? */
+static bool top_exists(const struct nsb_gate_ctx *c, const char *lex)
+{
+	const char *top = lex + 1;
+	size_t n = strcspn(top, "/");
+	if (!c->in->view || n == 0)
+		return true;
+	for (size_t i = 0; i < c->in->n_view + c->in->n_roots; i++) {
+		const char *v =
+			i < c->in->n_view ? c->in->view[i] : c->in->roots[i - c->in->n_view].inside;
+		if (v[0] == '/' && strncmp(v + 1, top, n) == 0 && (v[1 + n] == '/' || !v[1 + n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Judge one path candidate s taken from argv[a->idx].  Returns 1 when
+ * refused.  realpath semantics: symlinks followed, relative to the base
  * directory; a missing tail is judged by the longest existing prefix with
  * the tail appended lexically (it holds no symlink yet).
+ * Long: the three ways a path is written, then the view, then the host.
  */
-static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
+int nsb_gate_path_judge(struct nsb_path_arg *a, const char *s)
 {
 	char abs[PATH_MAX], lex[PATH_MAX], host[PATH_MAX], real[PATH_MAX], final[PATH_MAX];
-	int n;
+	struct nsb_gate_ctx *c = a->c;
+	int idx = a->idx, n;
+	/* written as an absolute path, or relative to an absolute -C DIR */
+	bool absolute = s[0] == '/' || (s[0] != '~' && a->base);
 
+	if (++a->judged > NSB_GATE_MAX_JUDGED) {
+		a->over = true;
+		return 0;
+	}
 	if (s[0] == '~') {
 		if (s[1] != '\0' && s[1] != '/')
 			/* ~user: another user's home is never a root */
@@ -178,25 +309,45 @@ static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
 	} else if (s[0] == '/') {
 		n = snprintf(abs, sizeof(abs), "%s", s);
 	} else {
-		n = snprintf(abs, sizeof(abs), "%s/%s", c->in->cwd, s);
+		n = snprintf(abs, sizeof(abs), "%s/%s", a->base ? a->base : c->in->cwd, s);
 	}
 	if (n < 0 || (size_t)n >= sizeof(abs))
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, "", "is too long to resolve");
+
+	if (absolute) {
+		switch (view_walk(c, abs, real, sizeof(real))) {
+		case VIEW_OWN:
+			return 0;
+		case VIEW_TAIL:
+			return refuse_path(c, idx, NSB_RULE_PATH_SYMLINK_ESC, s, "",
+					   "goes through the link of an open file, which leads "
+					   "where only the running command knows");
+		case VIEW_REROOT:
+			memcpy(abs, real, strlen(real) + 1);
+			break;
+		case VIEW_HOST:
+			break;
+		}
+	}
 	if (nsb_path_normalize(NULL, abs, lex, sizeof(lex)) < 0)
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, "", "is too long to resolve");
 
 	bool in_root = lex_under_root(c, lex);
 	/*
-	 * Only a path written as /tmp/... or /dev/... is taken as the sandbox's
-	 * own scratch space.  A relative path (or ~) that climbs out of the
-	 * project with ".." is judged against the roots even when it lands in
-	 * /tmp: "../../etc/passwd" from a project under /tmp is an escape
-	 * attempt, whatever the private /tmp would answer.
+	 * Only a path written as /tmp/... is taken as the sandbox's own scratch
+	 * space, and only such a path as one the sandbox cannot have.  A
+	 * relative path (or ~) that climbs out of the project with ".." is
+	 * judged against the roots even when it lands in /tmp: "../../etc/passwd"
+	 * from a project under /tmp is an escape attempt, whatever the private
+	 * /tmp would answer.
 	 */
-	if (!in_root && s[0] == '/')
+	if (!in_root && absolute) {
 		for (size_t i = 0; private_roots[i]; i++)
 			if (nsb_path_is_under(lex, private_roots[i]))
 				return 0;
+		if (!top_exists(c, lex))
+			return 0;
+	}
 
 	if (nsb_gate_map_host(c->in, abs, host, sizeof(host)) < 0)
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, "", "is too long to resolve");
@@ -219,131 +370,41 @@ static int judge_path(struct nsb_gate_ctx *c, int idx, const char *s)
 			   "resolves outside the project and every --ro/--rw path");
 }
 
-/* At most this many ':'-separated paths are judged in one argument. */
-#define MAX_COLON_PATHS 16
-
-static int try_path(struct nsb_gate_ctx *c, int idx, const char *s)
+bool nsb_gate_path_exists(struct nsb_path_arg *a, const char *s)
 {
-	return looks_like_path(c, s) && judge_path(c, idx, s);
+	char inside[PATH_MAX], host[PATH_MAX];
+	const struct nsb_gate_input *in = a->c->in;
+
+	if (!*s || s[0] == '/' || s[0] == '~')
+		return false;
+	if (++a->probes > NSB_GATE_MAX_PROBES) {
+		a->over = true;
+		return false;
+	}
+	int n = snprintf(inside, sizeof(inside), "%s/%s", a->base ? a->base : in->cwd, s);
+	if (n < 0 || (size_t)n >= sizeof(inside))
+		return false;
+	if (nsb_gate_map_host(in, inside, host, sizeof(host)) < 0)
+		return false;
+	return in->fs->lstat_kind(in->fs->ud, host) >= 0;
 }
 
-/* Refuse an argument that packs more paths than the gate judges in one. */
-static int refuse_too_many(struct nsb_gate_ctx *c, int idx)
+int nsb_gate_path_try(struct nsb_path_arg *a, const char *s)
 {
-	nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, idx);
-	nsb_gate_text(c->v->reason, "argument %d holds more than %d paths", idx, MAX_COLON_PATHS);
+	if (!*s)
+		return 0;
+	if (strchr(s, '/') || s[0] == '~' || nsb_gate_path_exists(a, s))
+		return nsb_gate_path_judge(a, s);
+	return 0;
+}
+
+int nsb_gate_path_too_many(struct nsb_path_arg *a)
+{
+	struct nsb_gate_ctx *c = a->c;
+	nsb_gate_refuse(c, NSB_RULE_PATH_OUTSIDE, a->idx);
+	nsb_gate_text(c->v->reason, "argument %d holds more than %d paths to judge", a->idx,
+		      NSB_GATE_MAX_JUDGED);
 	nsb_gate_text(c->v->hint, "pass the paths as separate arguments, inside the "
 				  "project or an --ro/--rw directory");
 	return 1;
-}
-
-/* One hex digit's value, or -1.  (sscanf's %x would also skip blanks and
- * take a sign, decoding "% 2f" that no URL parser decodes.) */
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f')
-		return (ch | 0x20) - 'a' + 10;
-	return -1;
-}
-
-/*
- * file: URLs name local files (curl file:///etc/passwd reads one): judge
- * the percent-decoded path of every file: URL in the argument.  Capped like
- * ':' lists: each URL may cost MAX_STEPS_PER_PATH lookups, and the gate's
- * work must stay bounded per argument.
- */
-static int check_file_urls(struct nsb_gate_ctx *c, int idx, const char *a)
-{
-	char buf[PATH_MAX];
-	int urls = 0;
-	for (const char *u = strcasestr(a, "file:"); u; u = strcasestr(u + 5, "file:")) {
-		const char *p = u + 5;
-		if (++urls > MAX_COLON_PATHS)
-			return refuse_too_many(c, idx);
-		if (p[0] == '/' && p[1] == '/') {
-			/* file://HOST/path: only an empty host or localhost is local */
-			const char *host = p + 2, *slash = strchrnul(host, '/');
-			size_t n = (size_t)(slash - host);
-			if (n && !(n == 9 && strncasecmp(host, "localhost", 9) == 0))
-				continue;
-			p = slash;
-		}
-		size_t len = 0;
-		for (; *p && *p != '?' && *p != '#' && len + 1 < sizeof(buf); p++) {
-			int hi = p[0] == '%' ? hexval(p[1]) : -1;
-			int lo = hi >= 0 ? hexval(p[2]) : -1;
-			if (lo >= 0) {
-				buf[len++] = (char)(hi << 4 | lo);
-				p += 2;
-			} else {
-				buf[len++] = *p;
-			}
-		}
-		buf[len] = '\0';
-		if (len && try_path(c, idx, buf))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Paths after a ':' (PATH-like lists, host:/path, file:/path): a segment
- * that starts with one '/' or with "~/".  "//" is a URL authority, not a
- * path.
- */
-static int check_colon_paths(struct nsb_gate_ctx *c, int idx, const char *a)
-{
-	char buf[PATH_MAX];
-	int n = 0;
-	for (const char *s = strchr(a, ':'); s; s = strchr(s + 1, ':')) {
-		const char *seg = s + 1, *end = strchrnul(seg, ':');
-		if (!((seg[0] == '/' && seg[1] != '/') || (seg[0] == '~' && seg[1] == '/')))
-			continue;
-		if (++n > MAX_COLON_PATHS)
-			return refuse_too_many(c, idx);
-		size_t len = (size_t)(end - seg);
-		if (len >= sizeof(buf))
-			continue; /* the kernel refuses a path this long */
-		memcpy(buf, seg, len);
-		buf[len] = '\0';
-		if (try_path(c, idx, buf))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The candidates an argument offers: the argument itself (unless it is an
- * option), the value of --opt=value or NAME=value, the value glued to a
- * short option (-o/etc/x, -I../..), paths in ':' lists and file: URLs.
- */
-static int check_arg_paths(struct nsb_gate_ctx *c, int idx)
-{
-	const char *a = c->in->argv[idx];
-
-	if (a[0] != '-' && try_path(c, idx, a))
-		return 1;
-	const char *eq = strchr(a, '=');
-	if (eq && try_path(c, idx, eq + 1))
-		return 1;
-	if (a[0] == '-' && a[1] != '-' && a[1] != '\0' && a[2] != '\0') {
-		const char *v = a + 2;
-		if ((strchr(v, '/') || v[0] == '~' || strcmp(v, "..") == 0) && try_path(c, idx, v))
-			return 1;
-	}
-	return check_colon_paths(c, idx, a) || check_file_urls(c, idx, a);
-}
-
-int nsb_gate_check_paths(struct nsb_gate_ctx *c)
-{
-	for (int i = 0; i < c->in->argc; i++) {
-		/* command positions were judged by the exec rules */
-		if (c->marks[i] & NSB_ARG_COMMAND)
-			continue;
-		if (check_arg_paths(c, i))
-			return 1;
-	}
-	return 0;
 }

@@ -149,3 +149,10 @@ int nsb_gate_policy_glob(struct nsb_gate_policy *p, enum nsb_glob_list which, co
 		return list_add(p->mask, &p->n_mask, NSB_PROTECT_MAX_GLOBS, glob);
 	return list_add(p->mask_key, &p->n_mask_key, NSB_PROTECT_MAX_GLOBS, glob);
 }
+
+const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p)
+{
+	if (p->allow_metachar)
+		return "off";
+	return p->metachar_strict ? "strict" : "syntax";
+}

@@ -33,7 +33,10 @@ struct nsb_gate_policy {
 	char *allow_path[NSB_MAX_GATE_PATHS]; /* clean absolute host paths */
 	size_t n_allow_path;
 	bool allow_inline_code;
-	bool allow_metachar;
+	bool allow_metachar; /* shell.metachar off (wins over metachar_strict) */
+	/* "metachar strict": refuse the characters ; | & > < ` $( and a newline
+	 * anywhere; otherwise ("metachar syntax", the default) only shell syntax. */
+	bool metachar_strict;
 	/* Protected paths and secret masks (core/protect.h): patterns. */
 	char *protect[NSB_PROTECT_MAX_GLOBS];
 	size_t n_protect;
@@ -75,6 +78,9 @@ int nsb_gate_policy_glob(struct nsb_gate_policy *p, enum nsb_glob_list which, co
 /* True when the executable name (a basename) is denied: a deny-exec entry
  * matches it and no allow-exec entry does. */
 bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name);
+
+/* The shell.metachar mode in force: "off", "strict" or "syntax". */
+const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p);
 
 /* The names of the default deny list, NULL-terminated (for docs and tests). */
 extern const char *const nsb_gate_default_deny[];

@@ -60,6 +60,7 @@ enum dkind {
 	D_MASK_KEY,
 	D_WRAPPER,
 	D_DENY_MODE,
+	D_METACHAR,
 };
 
 static const struct {
@@ -76,6 +77,7 @@ static const struct {
 	{"mask-key", D_MASK_KEY},
 	{"wrapper", D_WRAPPER},
 	{"deny-mode", D_DENY_MODE},
+	{"metachar", D_METACHAR},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -201,6 +203,30 @@ static int table_directive(const struct pctx *c, const char *line, const char *a
 	return 0;
 }
 
+/* metachar syntax|strict|off: how shell.metachar judges (off: allow-metachar). */
+static int metachar_directive(const struct pctx *c, const char *line, const char *arg,
+			      struct nsb_gate_policy *p)
+{
+	size_t len = strcspn(arg, " \t\r");
+	const char *after = arg + len;
+	while (blank(*after))
+		after++;
+	if (*after)
+		return perr(c, -EINVAL, (size_t)(after - line) + 1, "metachar takes one word",
+			    "unexpected '%s' after the mode", after);
+	if (len == 6 && strncmp(arg, "syntax", 6) == 0)
+		p->metachar_strict = false;
+	else if (len == 6 && strncmp(arg, "strict", 6) == 0)
+		p->metachar_strict = true;
+	else if (len == 3 && strncmp(arg, "off", 3) == 0)
+		p->allow_metachar = true;
+	else
+		return perr(c, -EINVAL, (size_t)(arg - line) + 1,
+			    "metachar syntax (the default), metachar strict or metachar off",
+			    "'metachar' needs syntax, strict or off");
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -232,6 +258,8 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 		case D_WRAPPER:
 		case D_DENY_MODE:
 			return table_directive(c, line, arg, p, directives[i].kind);
+		case D_METACHAR:
+			return metachar_directive(c, line, arg, p);
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -293,7 +321,7 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 {
 	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
 		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
-		     "#        path.outside path.symlink_escape exec.destructive_mode\n\n"
+		     "#        path.outside path.symlink_escape exec.destructive_mode path.too_long\n\n"
 		     "# Executables refused by name, by the name they were called by and by\n"
 		     "# the name their symlinks resolve to; a trailing '*' matches a prefix.\n");
 	for (size_t i = 0; i < p->n_deny_exec; i++)
@@ -304,6 +332,9 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	fprintf(out, "\n# Relaxations, off unless uncommented.\n");
 	fprintf(out, "%sallow-inline-code\n", p->allow_inline_code ? "" : "#");
 	fprintf(out, "%sallow-metachar\n", p->allow_metachar ? "" : "#");
+	fprintf(out, "\n# shell.metachar: 'syntax' refuses shell syntax (operators, redirections,\n"
+		     "# $( ` ${ and newlines); 'strict' every ; | & > < ` $( and newline.\n");
+	fprintf(out, "metachar %s\n", p->metachar_strict ? "strict" : "syntax");
 	fprintf(out, "\n# Extra roots for the path jail (host paths, realpath form).\n");
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		fprintf(out, "allow-path %s\n", p->allow_path[i]);

@@ -327,6 +327,7 @@ int nsb_run_prepare(struct nsb_run *run)
 	/* The front gate: decided before anything exists. */
 	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
 		return nsb_run_fail(run, &e);
+	run->res.gate_metachar = run->front.verdict.metachar;
 	return 0;
 }
 

@@ -84,7 +84,12 @@ static const char *const known_rules[] = {
 	NSB_RULE_EXEC_DENYLIST,	   NSB_RULE_EXEC_WRAPPER, NSB_RULE_INTERP_INLINE,
 	NSB_RULE_SHELL_METACHAR,   NSB_RULE_PATH_OUTSIDE, NSB_RULE_PATH_SYMLINK_ESC,
 	NSB_RULE_EXEC_DESTRUCTIVE,
+	NSB_RULE_PATH_TOO_LONG,
 };
+
+/* The sandbox's view: what the plan mounts (NULL with switch bit 2). */
+static const char *const view[] = {"/usr", "/bin", "/etc/passwd",  "/proc",    "/dev",
+				   "/tmp", PROJ,   "/data/shared", "/work/out"};
 
 static bool terminated(const char *s, size_t size)
 {
@@ -112,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t sw = data[0];
 	pol.allow_inline_code = sw & 1;
 	pol.allow_metachar = sw & 2;
+	pol.metachar_strict = sw & 128;
 	if (sw & 4)
 		ops.which = NULL;
 	if (sw & 128) { /* the gate's own PATH search, and the deny list's listing */
@@ -133,6 +139,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.n_roots = (sw & 64) ? 1 : sizeof(roots) / sizeof(roots[0]),
 		.fs = &ops,
 		.path_list = (sw & 128) ? "bin::/usr/bin:/usr/sbin" : NULL,
+		.view = (sw & 4) ? NULL : view,
+		.n_view = (sw & 4) ? 0 : sizeof(view) / sizeof(view[0]),
 	};
 	if (fake_which(&fs, argv[0], cmd_real, sizeof(cmd_real)) == 0) {
 		in.cmd_path = argv[0];
@@ -144,11 +152,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r = nsb_gate_check(&pol, &in, &v);
 	FUZZ_ASSERT(r == 0);
 	/*
-	 * O(argc) lookups, never a walk: per argument at most 3 candidates
-	 * (itself, =value, -ovalue), 16 ':' paths and 16 file: URLs, each
-	 * costing at most 32 steps of 2 lookups (+ 2 for the command).
+	 * O(argc) lookups, never a walk: per argument at most 32 candidates
+	 * judged (each at most 32 steps of 2 lookups, + 2) and 64 existence
+	 * probes of 2 lookups (gate_path.h), + 2 for the command.
 	 */
-	FUZZ_ASSERT(fs.lookups <= (3 + 16 + 16) * 66 * (unsigned long)argc + 64);
+	FUZZ_ASSERT(fs.lookups <= (32 * 66 + 64 * 2) * (unsigned long)argc + 64);
 	FUZZ_ASSERT(terminated(v.token, sizeof(v.token)));
 	FUZZ_ASSERT(terminated(v.resolved, sizeof(v.resolved)));
 	FUZZ_ASSERT(terminated(v.hint, sizeof(v.hint)));

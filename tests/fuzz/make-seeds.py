@@ -42,6 +42,7 @@ for t in [
     "deny-exec rm # why\n",
     "allow-path /a/../b\n",
     "allow-path relative\n",
+    "metachar strict\nmetachar syntax\nmetachar off\nmetachar bogus\n",
     "",
     "wrapper w run=env skip=1 dash adjust lenient input-args input-commands shell subst={ "
     "end=::: -a -b= -c? -d! -e. -f@ -g?@ -h% --aa --bb= --cc? --dd! --ee. --ff@ --gg?@ --hh%\n"
@@ -102,6 +103,13 @@ for sw, a in [
     (128, argv("watch", "-n", "1", "ls; rm x")),
     (128, argv("git", "-C", "x", "clean", "-fdx")),
     (128, argv("coreutils", "--coreutils-prog=rm", "x")),
+    (0, argv("gcc", "-xvf/etc/x", "-Wl,-rpath,/etc", "@/etc/shadow", "src:etc-link")),
+    (0, argv("sed", "-n", "-e", "p;r /etc/shadow", "-es/a/b/w /etc/x", "/main/p")),
+    (0, argv("tar", "-C", "/usr", "-c", "../etc/shadow", "file://127.0.0.1/etc/passwd")),
+    (0, argv("cat", "/dev/fd/../root/etc/shadow", "/proc/self/cwd/../x", "/proc/1/fd/0/x")),
+    (0, argv("ls", "|", "2>&1", ">out", "ls;", "<div>", "<<<<<<<", "pkg>=2", "${x}")),
+    (128, argv("grep", "-E", "a|b", "x")),
+    (0, argv("ls", "-x")),
 ]:
     put("fuzz_gate", bytes([sw]) + a)
 

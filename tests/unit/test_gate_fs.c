@@ -245,7 +245,7 @@ Test(gate_fs, a_shells_c_program_has_a_shell_when_inline_code_is_allowed)
 	cr_expect(v.allowed, "%s: %s", v.rule, v.reason);
 
 	/* $0 and $1 after the program are plain arguments: still judged. */
-	char arg[] = "x;y", zero[] = "name";
+	char arg[] = "x;", zero[] = "name";
 	char *extra[] = {sh, c, prog, zero, arg, NULL};
 	cr_assert(eq(int, gate(extra, 5, &p, &v), 0));
 	expect_str(v.rule, "shell.metachar");

@@ -268,6 +268,7 @@ static void round_trip(const struct nsb_gate_policy *p, int (*init)(struct nsb_g
 		cr_expect(has_name(q.allow_path, q.n_allow_path, p->allow_path[i]));
 	cr_expect(q.allow_inline_code == p->allow_inline_code);
 	cr_expect(q.allow_metachar == p->allow_metachar);
+	cr_expect(q.metachar_strict == p->metachar_strict);
 
 	out = open_memstream(&text2, &len2);
 	cr_assert(eq(int, nsb_policy_print(out, &q, NULL), 0));

@@ -105,21 +105,23 @@ Test(result, exact_record_for_a_gate_denial)
 		.token = "mkfs",
 		.resolved = "/usr/sbin/mkfs",
 		.hint = "say \"please\"",
+		.metachar = "syntax",
 	};
 	r.duration_ms = 0;
 	_cleanup_free_ char *out = record(&r);
-	cr_expect(eq(str, out,
-		     "{\"schema\":1,\"nsbox\":\"" NSB_VERSION "\",\"status\":\"denied\","
-		     "\"exit_code\":-100,\"signal\":null,\"timed_out\":false,\"oom_killed\":false,"
-		     "\"denied\":true,\"reason\":\"refused by the front gate\","
-		     "\"denial\":{\"stage\":\"gate\",\"rule\":\"exec.denylist\",\"argv_index\":0,"
-		     "\"token\":\"mkfs\",\"resolved\":\"/usr/sbin/mkfs\","
-		     "\"hint\":\"say \\\"please\\\"\"},\"setup_error\":null,"
-		     "\"duration_ms\":0,\"stdout_bytes\":null,\"stderr_bytes\":null,"
-		     "\"truncated\":false,\"stdout_truncated\":false,\"stderr_truncated\":false,"
-		     "\"resources\":{\"cpu_user_ms\":null,\"cpu_sys_ms\":null,"
-		     "\"memory_peak_bytes\":null,\"pids_peak\":null},"
-		     "\"enforced\":null,\"violations\":[]}\n"));
+	cr_expect(
+		eq(str, out,
+		   "{\"schema\":1,\"nsbox\":\"" NSB_VERSION "\",\"status\":\"denied\","
+		   "\"exit_code\":-100,\"signal\":null,\"timed_out\":false,\"oom_killed\":false,"
+		   "\"denied\":true,\"reason\":\"refused by the front gate\","
+		   "\"denial\":{\"stage\":\"gate\",\"rule\":\"exec.denylist\",\"argv_index\":0,"
+		   "\"token\":\"mkfs\",\"resolved\":\"/usr/sbin/mkfs\","
+		   "\"hint\":\"say \\\"please\\\"\",\"metachar\":\"syntax\"},\"setup_error\":null,"
+		   "\"duration_ms\":0,\"stdout_bytes\":null,\"stderr_bytes\":null,"
+		   "\"truncated\":false,\"stdout_truncated\":false,\"stderr_truncated\":false,"
+		   "\"resources\":{\"cpu_user_ms\":null,\"cpu_sys_ms\":null,"
+		   "\"memory_peak_bytes\":null,\"pids_peak\":null},"
+		   "\"enforced\":null,\"violations\":[]}\n"));
 }
 
 Test(result, init_leaves_every_nullable_field_null)
@@ -245,7 +247,7 @@ Test(result, denial_nullable_members)
 	_cleanup_free_ char *out = record(&r);
 	cr_expect(has(out, "\"denial\":{\"stage\":\"gate\",\"rule\":\"path.outside_project\","
 			   "\"argv_index\":null,\"token\":\"../x\",\"resolved\":null,"
-			   "\"hint\":\"use --ro\"},"),
+			   "\"hint\":\"use --ro\",\"metachar\":null},"),
 		  "%s", out);
 
 	r.denial.stage = "policy";
@@ -254,7 +256,7 @@ Test(result, denial_nullable_members)
 	_cleanup_free_ char *all = record(&r);
 	cr_expect(has(all, "\"denial\":{\"stage\":\"policy\",\"rule\":\"path.outside_project\","
 			   "\"argv_index\":3,\"token\":\"../x\",\"resolved\":\"/etc/x\","
-			   "\"hint\":\"use --ro\"},"),
+			   "\"hint\":\"use --ro\",\"metachar\":null},"),
 		  "%s", all);
 }
 
@@ -444,7 +446,8 @@ Test(result, hostile_strings_stay_one_valid_line)
 	cr_expect(has(out, "\"token\":\"rm\\n-rf\\\"\\\\ /\\u0001\\u007f\xef\xbf\xbd\xef\xbf\xbd"
 			   "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd \xe2\x82\xac\","),
 		  "%s", out);
-	cr_expect(has(out, "\"hint\":\"\"}"), "an empty denial hint stays a string");
+	cr_expect(has(out, "\"hint\":\"\",\"metachar\":null}"),
+		  "an empty denial hint stays a string");
 	cr_expect(has(out, "\"hostname\":\"a\","), "%s", out);
 }
 
