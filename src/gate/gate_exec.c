@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gate/gate_interp.h"
+#include "gate/gate_shellopt.h"
 #include "gate/gate_opts.h"
 #include "gate/gate_rules.h"
 #include "base/macro.h"
@@ -249,22 +250,16 @@ static int check_cmd(struct nsb_gate_ctx *c, int s, int e, int depth, const char
 	 * a wrapper or interpreter behaves like one.
 	 */
 	bool multicall = real_base && strcmp(real_base, "busybox") == 0;
+	if (nsb_gate_check_shellopt(c, s, e, called, multicall ? NULL : real_base))
+		return 1;
 	const struct wrapper *w = find_wrapper(called);
 	if (!w && !multicall)
 		w = find_wrapper(real_base);
 	if (w)
 		return run_wrapper(c, w, s, e, depth);
 
-	const struct interp *ip = nsb_gate_find_interp(called);
-	const char *name = called;
-	if (!ip && !multicall) {
-		ip = nsb_gate_find_interp(real_base);
-		name = real_base;
-	}
-	if (ip && !c->p->allow_inline_code)
-		return nsb_gate_check_interp(c, ip, s, e, name);
-	if (ip && nsb_gate_is_shell(name))
-		nsb_gate_mark_shell_code(c, s, e);
+	if (nsb_gate_interp_cmd(c, s, e, called, real_base, multicall))
+		return 1;
 	return 0;
 }
 

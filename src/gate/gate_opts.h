@@ -38,6 +38,9 @@ struct optspec {
 	bool plus;	  /* '+' also starts a cluster (sh +x) */
 	bool dash_is_opt; /* a lone "-" is an option (env -) */
 	bool adjustment;  /* -N, --N, -+N are options (nice) */
+	/* fail closed: an unknown option at the end of its word takes the next
+	 * word as its value unless that starts with '-' (interpreters) */
+	bool unknown_value;
 };
 
 struct parsed {
@@ -50,6 +53,7 @@ struct parsed {
 	int stop_idx; /* argument holding the -m value, or -1 */
 	const char *stop_value;
 	const char *replace; /* xargs -I/-i/--replace value */
+	bool unknown_seen;   /* a non-strict parse met an option it does not know */
 };
 
 /* Parse the options of argv[s+1..e): returns the first operand and findings. */

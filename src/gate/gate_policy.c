@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate/gate_policy.h"
+#include "gate/gate_shellopt.h"
 #include "base/util.h"
 
 const char *const nsb_gate_default_deny[] = {
@@ -31,6 +32,7 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 		free(p->allow_exec[i]);
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		free(p->allow_path[i]);
+	nsb_gate_shellopt_free(p);
 	nsb_gate_policy_init(p);
 }
 
@@ -44,7 +46,10 @@ int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
 			return r;
 		}
 	}
-	return 0;
+	int r = nsb_gate_shellopt_add_builtin(p);
+	if (r < 0)
+		nsb_gate_policy_free(p);
+	return r;
 }
 
 static bool name_valid(const char *name)

@@ -12,6 +12,8 @@
 
 #include "core/config.h" /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
 
+struct nsb_shellopt;
+
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
 
 /*
@@ -30,6 +32,9 @@ struct nsb_gate_policy {
 	size_t n_allow_path;
 	bool allow_inline_code;
 	bool allow_metachar;
+	/* shell-option rows (gate_shellopt.h): code-bearing options per tool */
+	struct nsb_shellopt *shellopt;
+	size_t n_shellopt, cap_shellopt;
 };
 
 /* Empty policy: nothing denied, nothing relaxed. */

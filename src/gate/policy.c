@@ -12,10 +12,11 @@
 #include "base/lines.h"
 #include "core/config.h"
 #include "gate/policy.h"
+#include "gate/gate_shellopt.h"
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
-	"allow-path DIR (see nsbox-policy(5))"
+	"allow-path DIR, shell-option TOOL[:SUB] OPTION [MATCH] (see nsbox-policy(5))"
 
 struct pctx {
 	const char *name;
@@ -52,6 +53,7 @@ enum dkind {
 	D_ALLOW_INLINE,
 	D_ALLOW_META,
 	D_ALLOW_PATH,
+	D_SHELL_OPTION,
 };
 
 static const struct {
@@ -63,6 +65,7 @@ static const struct {
 	{"allow-inline-code", D_ALLOW_INLINE},
 	{"allow-metachar", D_ALLOW_META},
 	{"allow-path", D_ALLOW_PATH},
+	{"shell-option", D_SHELL_OPTION},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -140,6 +143,25 @@ static int path_directive(const struct pctx *c, const char *line, const char *ar
 	return 0;
 }
 
+static int shellopt_directive(const struct pctx *c, const char *line, const char *arg,
+			      struct nsb_gate_policy *p)
+{
+	size_t col = 0;
+	const char *why = NULL;
+	int r = nsb_gate_shellopt_add(p, arg, &col, &why);
+	if (r == -EINVAL)
+		return perr(c, -EINVAL, (size_t)(arg - line) + col + 1,
+			    "for example: shell-option git -c alias.*=!* (see nsbox-policy(5))",
+			    "%s", why);
+	if (r == -E2BIG)
+		return perr(c, -E2BIG, (size_t)(arg - line) + 1, NULL,
+			    "too many shell-option rows (at most %d)", NSB_MAX_GATE_SHELLOPT);
+	if (r < 0)
+		return perr(c, r, (size_t)(arg - line) + 1, NULL, "cannot add the row: %s",
+			    strerror(-r));
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -163,6 +185,8 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return name_directive(c, word, line, arg, p, directives[i].kind);
 		case D_ALLOW_PATH:
 			return path_directive(c, line, arg, p);
+		case D_SHELL_OPTION:
+			return shellopt_directive(c, line, arg, p);
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -238,6 +262,10 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	fprintf(out, "\n# Extra roots for the path jail (host paths, realpath form).\n");
 	for (size_t i = 0; i < p->n_allow_path; i++)
 		fprintf(out, "allow-path %s\n", p->allow_path[i]);
+	fprintf(out, "\n# Options that make a tool run a command taken from argv (rule\n"
+		     "# exec.shell_option): TOOL[:SUB] OPTION [MATCH], nsbox-policy(5).\n");
+	for (size_t i = 0; i < p->n_shellopt; i++)
+		nsb_gate_shellopt_print(out, &p->shellopt[i]);
 	if (fflush(out) == EOF || ferror(out))
 		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;
