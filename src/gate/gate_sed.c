@@ -76,6 +76,61 @@ static bool s_flags(const char **pp)
 	return false;
 }
 
+/*
+ * The arguments of command cmd at *pp: *pp moves past them.  1 when the
+ * command runs a shell command, -1 when sed would reject the script, else 0.
+ */
+static int command(char cmd, const char **pp)
+{
+	const char *p = *pp;
+	switch (cmd) {
+	case 'e':
+		return 1;
+	case 's':
+	case 'y': {
+		char delim = *p;
+		if (!delim || delim == '\n' || delim == '\\')
+			return -1;
+		p = skip_delimited(p + 1, delim);
+		p = p ? skip_delimited(p, delim) : NULL;
+		if (!p)
+			return -1;
+		if (cmd == 's' && s_flags(&p))
+			return 1;
+		break;
+	}
+	case 'a':
+	case 'i':
+	case 'c':
+	case 'r':
+	case 'R':
+	case 'w':
+	case 'W':
+		p = skip_line(p);
+		break;
+	case ':':
+	case 'b':
+	case 't':
+	case 'T':
+	case 'v':
+		p += strcspn(p, ";\n");
+		break;
+	case 'q':
+	case 'Q':
+	case 'l':
+	case 'L':
+		while (*p == ' ' || isdigit((unsigned char)*p))
+			p++;
+		break;
+	default:
+		/* commands without arguments; anything else sed refuses */
+		if (!cmd || !strchr("{}=dDgGhHnNpPxzF", cmd))
+			return -1;
+	}
+	*pp = p;
+	return 0;
+}
+
 bool nsb_gate_sed_runs_command(const char *p)
 {
 	while (p && *p) {
@@ -97,72 +152,9 @@ bool nsb_gate_sed_runs_command(const char *p)
 		char cmd = *p;
 		if (cmd)
 			p++;
-		switch (cmd) {
-		case 'e':
-			return true;
-		case 's': {
-			char delim = *p;
-			if (!delim || delim == '\n' || delim == '\\')
-				return false;
-			p = skip_delimited(p + 1, delim);
-			p = p ? skip_delimited(p, delim) : NULL;
-			if (!p)
-				return false;
-			if (s_flags(&p))
-				return true;
-			break;
-		}
-		case 'y': {
-			char delim = *p;
-			if (!delim || delim == '\n' || delim == '\\')
-				return false;
-			p = skip_delimited(p + 1, delim);
-			p = p ? skip_delimited(p, delim) : NULL;
-			break;
-		}
-		case 'a':
-		case 'i':
-		case 'c':
-		case 'r':
-		case 'R':
-		case 'w':
-		case 'W':
-			p = skip_line(p);
-			break;
-		case ':':
-		case 'b':
-		case 't':
-		case 'T':
-		case 'v':
-			p += strcspn(p, ";\n");
-			break;
-		case 'q':
-		case 'Q':
-		case 'l':
-		case 'L':
-			while (*p == ' ' || isdigit((unsigned char)*p))
-				p++;
-			break;
-		case '{':
-		case '}':
-		case '=':
-		case 'd':
-		case 'D':
-		case 'g':
-		case 'G':
-		case 'h':
-		case 'H':
-		case 'n':
-		case 'N':
-		case 'p':
-		case 'P':
-		case 'x':
-		case 'z':
-		case 'F':
-			break;
-		default:
-			return false; /* not a sed command: sed refuses the script */
-		}
+		int r = command(cmd, &p);
+		if (r != 0)
+			return r > 0;
 	}
 	return false;
 }
