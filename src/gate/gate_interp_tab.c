@@ -260,7 +260,7 @@ void nsb_gate_tool_family(const char *name, char *out, size_t outsz)
 	for (char *d = strchr(out + (n > 0), '-'); d; d = strchr(d + 1, '-'))
 		if (isdigit((unsigned char)d[1])) {
 			*d = '\0';
-			break;
+			return;
 		}
 	n = strlen(out);
 	/* python3.11d, python3.7m: an ABI letter after the version */

@@ -25,7 +25,7 @@ static bool blank(char ch)
 static bool tool_char(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       strchr("_.+-", ch);
+	       (ch && strchr("_.+-", ch));
 }
 
 static bool name_char(char ch)
