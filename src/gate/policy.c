@@ -16,7 +16,7 @@
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
-	"allow-path DIR, shell-option TOOL[:SUB] OPTION [MATCH] (see nsbox-policy(5))"
+	"allow-path DIR (see nsbox-policy(5))"
 
 struct pctx {
 	const char *name;
