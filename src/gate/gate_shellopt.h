@@ -20,7 +20,7 @@ struct nsb_gate_policy;
 struct nsb_gate_ctx;
 
 #define NSB_MAX_GATE_SHELLOPT 1024 /* shell-option rows */
-#define NSB_SHELLOPT_GLOB_MAX 512  /* longer values are not globbed: they match */
+#define NSB_SHELLOPT_GLOB_MAX 256  /* longer values are not globbed: they match */
 
 /* One row: TOOL[:SUB] OPTION [MATCH] (see nsbox-policy(5)). */
 struct nsb_shellopt {

@@ -12,9 +12,11 @@
 #include <criterion/parameterized.h>
 #include <criterion/new/assert.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gate/gate.h"
 #include "gate/gate_interp.h"
@@ -749,4 +751,30 @@ Test(gate_interp, shell_option_errors)
 		cr_expect(e.hint[0] != '\0');
 		nsb_gate_policy_free(&p);
 	}
+}
+
+/* Every built-in glob on values at the length limit: no backtracking blow-up. */
+Test(gate_interp, builtin_globs_stay_fast)
+{
+	static const char *const fills[] = {"ssh -p -p -p ", "zstd -a -a -a ", " -",
+					    "aaaa",	     "a.a!",	       "-1 ",
+					    "alias.x=",	     "less -R "};
+	char v[NSB_SHELLOPT_GLOB_MAX + 1];
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (size_t i = 0; nsb_gate_shellopt_builtin[i]; i++) {
+		const char *m = strchr(strchr(nsb_gate_shellopt_builtin[i], ' ') + 1, ' ');
+		if (!m || m[1] == '@')
+			continue;
+		for (size_t f = 0; f < sizeof(fills) / sizeof(fills[0]); f++) {
+			size_t fl = strlen(fills[f]);
+			for (size_t k = 0; k < NSB_SHELLOPT_GLOB_MAX; k++)
+				v[k] = fills[f][k % fl];
+			v[NSB_SHELLOPT_GLOB_MAX] = '\0';
+			(void)fnmatch(m + 1, v, FNM_EXTMATCH | FNM_CASEFOLD);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+	cr_expect(ms < 2000, "the built-in globs took %.0f ms", ms);
 }
