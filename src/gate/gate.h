@@ -8,7 +8,9 @@
  * Rules, evaluated in this order; the first refusal wins:
  *   exec.denylist       the command (or a wrapped one) is on the deny list
  *   exec.wrapper        a wrapper runs something the gate cannot see
+ *   exec.shell_option   a tool's option carries a command (gate_shellopt.h)
  *   interp.inline       an interpreter is handed program text in argv
+ *   interp.stdin        an interpreter reads its program from stdin
  *   shell.metachar      an argument carries shell syntax that no shell will run
  *   path.outside        a path argument lands outside every allowed root
  *   path.symlink_escape a path under a root leaves it through a symlink
@@ -19,6 +21,8 @@
  *   gate_ctx      one judgement in progress: refuse, text
  *   gate_opts     the option syntax of wrappers and interpreters
  *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h)
+ *   gate_interp(_tab), gate_shellopt(_tab), gate_sed   the exec rule's
+ *                 interpreters and shell-option table
  *   gate          the verdict: validates the input, orders the rules
  *   gate_fs       the real filesystem behind struct nsb_fs_ops (impure)
  */
