@@ -131,8 +131,9 @@ static int row_parse(const char *text, struct nsb_shellopt *r, size_t *col, cons
 		return fail(col, why, (size_t)(m - text),
 			    "'*' (the whole subcommand) takes no MATCH");
 	if (ml && m[0] == '@' && m[1] != '(' && !(ml == 4 && strncmp(m, "@sed", 4) == 0) &&
-	    !(ml == 6 && strncmp(m, "@stdin", 6) == 0))
-		return fail(col, why, (size_t)(m - text), "named matchers: @sed, @stdin");
+	    !(ml == 6 && strncmp(m, "@stdin", 6) == 0) &&
+	    !(ml == 6 && strncmp(m, "@value", 6) == 0))
+		return fail(col, why, (size_t)(m - text), "named matchers: @sed, @stdin, @value");
 	r->tool = dup_n(t, tl);
 	r->sub = sub ? dup_n(sub, sl) : NULL;
 	r->opt = dup_n(o, ol);
@@ -216,6 +217,8 @@ static bool value_matches(const struct nsb_shellopt *r, const char *v)
 		return nsb_gate_sed_runs_command(v);
 	if (strcmp(r->match, "@stdin") == 0)
 		return stdin_value(v);
+	if (strcmp(r->match, "@value") == 0)
+		return false; /* only says that the option takes a value (for %1) */
 	if (strlen(v) > NSB_SHELLOPT_GLOB_MAX)
 		return true; /* fail closed, and keep the glob's work bounded */
 	return fnmatch(r->match, v, FNM_EXTMATCH | FNM_CASEFOLD) == 0;
@@ -275,7 +278,7 @@ static const char *opt_value(const char *o, char *const *argv, int i, int e, int
 	if (o[1] != '-' && strncmp(a, "--", 2) == 0)
 		w = a + 1; /* gdb --ex for -ex */
 	size_t wl = strcspn(w, "=");
-	bool hit = o[1] == '-' ? (wl >= 4 && wl <= ol && strncmp(w, o, wl) == 0)
+	bool hit = o[1] == '-' ? (wl >= 3 && wl <= ol && strncmp(w, o, wl) == 0)
 			       : (w[0] == '-' && wl == ol && strncmp(w, o, wl) == 0);
 	if (!hit)
 		return NULL;
@@ -313,7 +316,11 @@ static int row_start(const struct nsb_shellopt *r, char *const *argv, int s, int
 	return -1;
 }
 
-/* %1: the first operand, unless another row of the tool named an option before it. */
+/*
+ * %1: the first operand, unless another row of the tool named an option
+ * before it (the program came from there); @value rows only say that their
+ * option takes the next word.
+ */
 static int check_first_operand(struct nsb_gate_ctx *c, const struct nsb_shellopt *r,
 			       const char *const names[4], int start, int e)
 {
@@ -325,25 +332,22 @@ static int check_first_operand(struct nsb_gate_ctx *c, const struct nsb_shellopt
 				return refuse(c, i + 1, names[0], r);
 			return 0;
 		}
-		if (a[0] != '-' || !a[1]) {
-			if (value_matches(r, a))
-				return refuse(c, i, names[0], r);
-			/* fail closed: "-l 5 SCRIPT" when -l takes a value */
-			bool prev_bare = i > start && argv[i - 1][0] == '-' &&
-					 strlen(argv[i - 1]) == 2 && argv[i - 1][1] != '-';
-			if (prev_bare && i + 1 < e && value_matches(r, argv[i + 1]))
-				return refuse(c, i + 1, names[0], r);
-			return 0;
-		}
+		if (a[0] != '-' || !a[1])
+			return value_matches(r, a) ? refuse(c, i, names[0], r) : 0;
+		int skip = i;
 		for (size_t k = 0; k < c->p->n_shellopt; k++) {
 			const struct nsb_shellopt *o = &c->p->shellopt[k];
 			int vi;
 			if (o == r || o->opt[0] == '%' || o->opt[0] == '*' ||
-			    !tool_matches(o->tool, names) || !str_eq(o->sub, r->sub))
+			    !tool_matches(o->tool, names) || !str_eq(o->sub, r->sub) ||
+			    !opt_value(o->opt, argv, i, e, &vi))
 				continue;
-			if (opt_value(o->opt, argv, i, e, &vi))
+			if (!o->match || strcmp(o->match, "@value") != 0)
 				return 0; /* the program came from that option */
+			if (vi > skip)
+				skip = vi;
 		}
+		i = skip;
 	}
 	return 0;
 }
@@ -363,10 +367,10 @@ static int check_row(struct nsb_gate_ctx *c, const struct nsb_shellopt *r,
 	for (int i = start; i < e; i++) {
 		int vi;
 		const char *a = argv[i];
-		if (strcmp(a, "--") == 0)
+		if (strcmp(a, "--") == 0 && !assign)
 			break;
 		/* NAME=: the assignments before the command (env -u X A=1 CMD) */
-		if (assign && a[0] != '-' && !strchr(a, '=') &&
+		if (assign && a[0] != '-' && !strchr(a, '=') && strcmp(a, "--") != 0 &&
 		    !(i > start && argv[i - 1][0] == '-' && strlen(argv[i - 1]) == 2))
 			break;
 		const char *v = opt_value(r->opt, argv, i, e, &vi);

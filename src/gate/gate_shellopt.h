@@ -24,10 +24,10 @@ struct nsb_gate_ctx;
 
 /* One row: TOOL[:SUB] OPTION [MATCH] (see nsbox-policy(5)). */
 struct nsb_shellopt {
-	char *tool;  /* an executable's family name (gate_interp.h) or basename */
-	char *sub;   /* a subcommand word after which OPTION counts, or NULL */
-	char *opt;   /* -x, --long, -long, +, NAME=, %1 or * */
-	char *match; /* a glob (fnmatch extglob, case-insensitive), @sed, @stdin; NULL: any */
+	char *tool; /* an executable's family name (gate_interp.h) or basename */
+	char *sub;  /* a subcommand word after which OPTION counts, or NULL */
+	char *opt;  /* -x, --long, -long, +, NAME=, %1 or * */
+	char *match; /* a glob (fnmatch extglob, case-insensitive), @sed, @stdin, @value; NULL: any */
 };
 
 /* The built-in rows as policy lines (without the directive word), NULL-terminated. */

@@ -64,6 +64,8 @@ const char *const nsb_gate_shellopt_builtin[] = {
 	"sed %1 @sed",
 	"sed -f @stdin",
 	"sed --file @stdin",
+	"sed -l @value",
+	"sed --line-length @value",
 	/* tar: checkpoint actions, commands fed the members, compressors, volume scripts */
 	"tar --checkpoint-action exec=*",
 	"tar --to-command",

@@ -469,6 +469,14 @@ static const struct icase cases[] = {
 	OK("sqlite_select", A("sqlite3", "db.sqlite", "select 1")),
 	OK("sqlite_cmd_mode", A("sqlite3", "-cmd", ".mode csv", "db")),
 	OK("psql_select", A("psql", "-c", "select 1")),
+	OK("sed_n_p_file_starting_with_e", A("sed", "-n", "p", "eval.txt")),
+	OK("sed_n_range_examples", A("sed", "-n", "1,5p", "examples.txt")),
+	NO("sed_line_length_sep_then_e", A("sed", "--line-length", "5", "s/a/b/e", "input/a"),
+	   SHO_R, 3),
+	NO("sed_one_letter_abbrev", A("sed", "--e", "s/a/b/e", "input/a"), SHO_R, 1),
+	NO("sed_abbrev_after_expression", A("sed", "--ex=p", "--e", "s/a/b/e", "input/a"), SHO_R,
+	   2),
+	NO("env_dashdash_lessopen", A("env", "--", "LESSOPEN=x", "less", "input/a"), SHO_R, 2),
 	OK("inline_allowed_sed_e", A("sed", "s/a/b/e", "input/a"), P_INLINE),
 	OK("inline_allowed_bash_bare", A("bash"), P_INLINE),
 	OK("inline_allowed_python_dash", A("python3", "-"), P_INLINE),
@@ -740,7 +748,8 @@ Test(gate_interp, shell_option_errors)
 		 "t.policy:1:18: OPTION: -x, --long, -long, +, NAME=, %1 or *"},
 		{"shell-option git:x * y\n",
 		 "t.policy:1:22: '*' (the whole subcommand) takes no MATCH"},
-		{"shell-option git -c @perl\n", "t.policy:1:21: named matchers: @sed, @stdin"},
+		{"shell-option git -c @perl\n",
+		 "t.policy:1:21: named matchers: @sed, @stdin, @value"},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		struct nsb_gate_policy p;
