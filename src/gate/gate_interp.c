@@ -123,9 +123,10 @@ static bool perl_module_ok(const char *v)
 {
 	if (*v == '-')
 		v++;
-	if (!isalpha((unsigned char)*v) && *v != '_')
+	if (!isalnum((unsigned char)*v) && *v != '_')
 		return false;
-	v += strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:");
+	/* Foo::Bar, v5.36, 5.010: a name or a version */
+	v += strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.");
 	if (*v == '=')
 		v += 1 + strspn(v + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				       "0123456789_:,./+-");

@@ -32,9 +32,10 @@
 /* POSIX, bash and ksh letters; zsh takes nearly every letter */
 #define SHELL_FLAGS "abefhiklmnprstuvxBCDEHPTV"
 #define ZSH_FLAGS   "0123456789abdefghiklmnprstuvwxyzABCDEFGHIJKLMNPQRSTUVWXYZ"
-#define NODE(n)                                                                                    \
+#define NODE(n)	    NODE_A(n, STDIN_ALL)
+#define NODE_A(n, attr)                                                                            \
 	{                                                                                          \
-		n, I_NODE, STDIN_ALL, "i", L("--interactive"),                                     \
+		n, I_NODE, (attr), "i", L("--interactive"),                                        \
 		{                                                                                  \
 			.code = "ep", .arg = "rC", .flags = "ci",                                  \
 			.long_code = L("--eval", "--print"),                                       \
@@ -110,7 +111,7 @@ static const struct interp interps[] = {
 	  .unknown_value = true}},
 	NODE("node"),
 	NODE("nodejs"),
-	NODE("bun"),
+	NODE_A("bun", IA_DASH_STDIN), /* a bare bun prints its help */
 	{"deno",
 	 I_DENO,
 	 IA_BARE_STDIN,
