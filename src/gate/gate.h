@@ -10,7 +10,9 @@
  *                       by name, resolved name or file identity
  *   exec.destructive_mode  an ordinary tool in a mode that deletes (deny-mode)
  *   exec.wrapper        a wrapper runs something the gate cannot see
+ *   exec.shell_option   a tool's option carries a command (gate_shellopt.h)
  *   interp.inline       an interpreter is handed program text in argv
+ *   interp.stdin        an interpreter reads its program from stdin
  *   shell.metachar      an argument carries shell syntax that no shell will run
  *   path.outside        a path argument lands outside every allowed root
  *   path.symlink_escape a path under a root leaves it through a symlink
@@ -24,8 +26,8 @@
  *   gate_tables   the wrapper and deny-mode tables (policy data; gate_builtin)
  *   gate_which    the command lookup: the one PATH search over the roots
  *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h); the exec
- *                 rules use gate_deny (deny list's reach) and gate_wrap
- *   gate_exec, gate_metachar, gate_path   the rules (gate_rules.h);
+ *                 rules use gate_deny (deny list's reach), gate_wrap,
+ *                 gate_interp(_tab) and gate_shellopt(_tab) with gate_sedcmd;
  *                 gate_path_args and gate_sed find the path candidates
  *   gate          the verdict: validates the input, orders the rules
  *   gate_fs       the real filesystem behind struct nsb_fs_ops (impure)

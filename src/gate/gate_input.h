@@ -16,14 +16,16 @@
 #define NSB_GATE_MAX_WRAPPERS 8	  /* nested wrappers looked through */
 
 /* Stable rule ids (documented in nsbox-policy(5)); never renamed. */
-#define NSB_RULE_EXEC_DENYLIST	  "exec.denylist"
-#define NSB_RULE_EXEC_WRAPPER	  "exec.wrapper"
-#define NSB_RULE_INTERP_INLINE	  "interp.inline"
-#define NSB_RULE_SHELL_METACHAR	  "shell.metachar"
-#define NSB_RULE_PATH_OUTSIDE	  "path.outside"
-#define NSB_RULE_PATH_SYMLINK_ESC "path.symlink_escape"
-#define NSB_RULE_EXEC_DESTRUCTIVE "exec.destructive_mode"
-#define NSB_RULE_PATH_TOO_LONG	  "path.too_long"
+#define NSB_RULE_EXEC_DENYLIST	   "exec.denylist"
+#define NSB_RULE_EXEC_WRAPPER	   "exec.wrapper"
+#define NSB_RULE_INTERP_INLINE	   "interp.inline"
+#define NSB_RULE_SHELL_METACHAR	   "shell.metachar"
+#define NSB_RULE_PATH_OUTSIDE	   "path.outside"
+#define NSB_RULE_PATH_SYMLINK_ESC  "path.symlink_escape"
+#define NSB_RULE_EXEC_DESTRUCTIVE  "exec.destructive_mode"
+#define NSB_RULE_PATH_TOO_LONG	   "path.too_long"
+#define NSB_RULE_INTERP_STDIN	   "interp.stdin"
+#define NSB_RULE_EXEC_SHELL_OPTION "exec.shell_option"
 
 /* What lstat_kind reports. */
 enum nsb_fs_kind {

@@ -78,8 +78,11 @@ static bool parse_long(const struct optspec *o, char *const *argv, int *i, int e
 		*i += next ? 2 : 1;
 	} else if (in_list(o->long_optrest, a, n)) {
 		(*i)++;
-	} else if (in_list(o->long_flag, a, n) || !o->strict) {
+	} else if (in_list(o->long_flag, a, n)) {
 		(*i)++;
+	} else if (!o->strict) {
+		r->unknown_seen = true;
+		*i += o->unknown_value && next && argv[*i + 1][0] != '-' ? 2 : 1;
 	} else {
 		r->unknown_idx = *i;
 		return true;
@@ -148,6 +151,11 @@ static bool parse_cluster(const struct optspec *o, char *const *argv, int *i, in
 		if (o->strict && !has(o->flags, ch)) {
 			r->unknown_idx = idx;
 			return true;
+		}
+		if (!o->strict && !has(o->flags, ch)) {
+			r->unknown_seen = true;
+			if (o->unknown_value && !glued && val && val[0] != '-')
+				(*i)++; /* maybe its value: read on, fail closed */
 		}
 	}
 	(*i)++;

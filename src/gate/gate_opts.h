@@ -47,6 +47,9 @@ struct optspec {
 	const char *const *long_subst;
 	const char *const *long_subst_opt;
 	const char *const *long_split;
+	/* fail closed: an unknown option at the end of its word takes the next
+	 * word as its value unless that starts with '-' (interpreters) */
+	bool unknown_value;
 };
 
 struct parsed {
@@ -61,6 +64,7 @@ struct parsed {
 	const char *replace; /* the substitution string given (xargs -I/-i/--replace) */
 	int split_idx;	     /* argument holding a split command line (env -S), or -1 */
 	const char *split_value;
+	bool unknown_seen; /* a non-strict parse met an option it does not know */
 };
 
 /* Parse the options of argv[s+1..e): returns the first operand and findings. */

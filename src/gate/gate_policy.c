@@ -10,6 +10,7 @@
 #include "base/macro.h"
 #include "gate/gate_policy.h"
 #include "gate/gate_tables.h"
+#include "gate/gate_shellopt.h"
 #include "base/util.h"
 
 const char *const nsb_gate_default_deny[] = {
@@ -41,6 +42,7 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 	for (size_t i = 0; i < p->n_mask_key; i++)
 		free(p->mask_key[i]);
 	nsb_gate_tables_free(p);
+	nsb_gate_shellopt_free(p);
 	nsb_gate_policy_init(p);
 }
 
@@ -65,6 +67,8 @@ int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
 			}
 		}
 	int r = nsb_gate_tables_default(p);
+	if (r == 0)
+		r = nsb_gate_shellopt_add_builtin(p);
 	if (r < 0)
 		nsb_gate_policy_free(p);
 	return r;

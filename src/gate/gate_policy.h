@@ -13,6 +13,8 @@
 #include "core/config.h"  /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
 #include "core/protect.h" /* NSB_PROTECT_MAX_GLOBS */
 
+struct nsb_shellopt;
+
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
 
 struct nsb_wrapper;
@@ -49,6 +51,9 @@ struct nsb_gate_policy {
 	size_t n_wrappers;
 	struct nsb_deny_mode *deny_modes;
 	size_t n_deny_modes;
+	/* shell-option rows (gate_shellopt.h): code-bearing options per tool */
+	struct nsb_shellopt *shellopt;
+	size_t n_shellopt, cap_shellopt;
 };
 
 /* Empty policy: nothing denied, nothing relaxed. */

@@ -14,6 +14,7 @@
 #include "core/config.h"
 #include "gate/gate_tables.h"
 #include "gate/policy.h"
+#include "gate/gate_shellopt.h"
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
@@ -61,6 +62,7 @@ enum dkind {
 	D_WRAPPER,
 	D_DENY_MODE,
 	D_METACHAR,
+	D_SHELL_OPTION,
 };
 
 static const struct {
@@ -78,6 +80,7 @@ static const struct {
 	{"wrapper", D_WRAPPER},
 	{"deny-mode", D_DENY_MODE},
 	{"metachar", D_METACHAR},
+	{"shell-option", D_SHELL_OPTION},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -227,6 +230,26 @@ static int metachar_directive(const struct pctx *c, const char *line, const char
 	return 0;
 }
 
+/* shell-option TOOL[:SUB] OPTION [MATCH]: a row of the table (gate_shellopt.c). */
+static int shellopt_directive(const struct pctx *c, const char *line, const char *arg,
+			      struct nsb_gate_policy *p)
+{
+	size_t col = 0;
+	const char *why = NULL;
+	int r = nsb_gate_shellopt_add(p, arg, &col, &why);
+	if (r == -EINVAL)
+		return perr(c, -EINVAL, (size_t)(arg - line) + col + 1,
+			    "for example: shell-option git -c alias.*=!* (see nsbox-policy(5))",
+			    "%s", why);
+	if (r == -E2BIG)
+		return perr(c, -E2BIG, (size_t)(arg - line) + 1, NULL,
+			    "too many shell-option rows (at most %d)", NSB_MAX_GATE_SHELLOPT);
+	if (r < 0)
+		return perr(c, r, (size_t)(arg - line) + 1, NULL, "cannot add the row: %s",
+			    strerror(-r));
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -260,6 +283,8 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return table_directive(c, line, arg, p, directives[i].kind);
 		case D_METACHAR:
 			return metachar_directive(c, line, arg, p);
+		case D_SHELL_OPTION:
+			return shellopt_directive(c, line, arg, p);
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -319,11 +344,12 @@ int nsb_policy_parse(FILE *f, const char *name, struct nsb_gate_policy *p, struc
 
 int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_error *e)
 {
-	fprintf(out, "# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
-		     "# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
-		     "#        path.outside path.symlink_escape exec.destructive_mode path.too_long\n\n"
-		     "# Executables refused by name, by the name they were called by and by\n"
-		     "# the name their symlinks resolve to; a trailing '*' matches a prefix.\n");
+	fprintf(out,
+		"# nsbox gate policy (nsbox-policy(5)).  One directive per line.\n"
+		"# Rules: exec.denylist exec.wrapper interp.inline shell.metachar\n"
+		"#        path.outside path.symlink_escape exec.destructive_mode path.too_long\n\n"
+		"# Executables refused by name, by the name they were called by and by\n"
+		"# the name their symlinks resolve to; a trailing '*' matches a prefix.\n");
 	for (size_t i = 0; i < p->n_deny_exec; i++)
 		fprintf(out, "deny-exec %s\n", p->deny_exec[i]);
 	fprintf(out, "\n# Names lifted from the deny list (allow-exec wins).\n");
@@ -350,6 +376,10 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	for (size_t i = 0; i < p->n_mask_key; i++)
 		fprintf(out, "mask-key %s\n", p->mask_key[i]);
 	nsb_gate_tables_print(out, p);
+	fprintf(out, "\n# Options that make a tool run a command taken from argv (rule\n"
+		     "# exec.shell_option): TOOL[:SUB] OPTION [MATCH], nsbox-policy(5).\n");
+	for (size_t i = 0; i < p->n_shellopt; i++)
+		nsb_gate_shellopt_print(out, &p->shellopt[i]);
 	if (fflush(out) == EOF || ferror(out))
 		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;

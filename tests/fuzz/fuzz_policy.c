@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
+#include "gate/gate_shellopt.h"
 #include "gate/policy.h"
 #include "base/util.h"
 
@@ -48,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(p.n_deny_exec <= NSB_MAX_GATE_OPTS);
 	FUZZ_ASSERT(p.n_allow_exec <= NSB_MAX_GATE_OPTS);
 	FUZZ_ASSERT(p.n_allow_path <= NSB_MAX_GATE_PATHS);
+	FUZZ_ASSERT(p.n_shellopt <= NSB_MAX_GATE_SHELLOPT);
 	for (size_t i = 0; i < p.n_allow_path; i++)
 		FUZZ_ASSERT(nsb_path_is_clean_abs(p.allow_path[i]));
 	FUZZ_ASSERT(p.n_protect <= NSB_PROTECT_MAX_GLOBS && p.n_mask <= NSB_PROTECT_MAX_GLOBS &&

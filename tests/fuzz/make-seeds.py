@@ -127,3 +127,21 @@ for i, s in enumerate(["0", "1", "64M", "64MiB", "1g", "1B", "1KB", "1iB", "1844
                        "99999999999999999999x", "17179869184G", "", "-1", " 1", "1 "]):
     for m in (0, 6, 10):
         put("fuzz_size", bytes([(i + m) % 12]) + s.encode())
+
+# shell-option rows (policy) and the interpreter / shell-option rules (gate)
+put("fuzz_policy", "shell-option git -c alias.*=*!*\nshell-option sed %1 @sed\n"
+    "shell-option tmux:new-session *\nshell-option env LESSOPEN=\nshell-option vim + !(+([0-9])|/*|)\n"
+    "shell-option x:y * z\nshell-option git -c=x\nshell-option bad @perl\n")
+for a in [
+    argv("python3", "-m", "cProfile", "-m", "timeit", "1"),
+    argv("perl", "-MFoo;system 1", "x"),
+    argv("node", "--import=data:text/javascript,1", "x"),
+    argv("sh", "-s"),
+    argv("python3"),
+    argv("git", "-c", "alias.x=!id", "x"),
+    argv("sed", "-n", "/x/{e\n}", "f"),
+    argv("tar", "--checkpoint-action=exec=id", "-cf", "x", "y"),
+    argv("env", "LESSOPEN=|id", "less", "f"),
+    argv("ssh", "-oProxyCommand=id", "h"),
+]:
+    put("fuzz_gate", bytes([0]) + a)

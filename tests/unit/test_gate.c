@@ -178,7 +178,7 @@ static const struct gcase cases[] = {
 	OK("python_X", A("python3", "-X", "dev", "script.py")),
 	OK("python_module", A("python3", "-m", "http.server", "8000")),
 	OK("python_dashdash_c_file", A("python3", "--", "-c")),
-	OK("python_stdin", A("python3", "-")),
+	NO("python_stdin", A("python3", "-"), NSB_RULE_INTERP_STDIN, 1),
 	OK("python_script_then_dashdash", A("python3", "script.py", "--", "-c")),
 	OK("python_quoted_c", A("python3", "\"-c\"", "x")),
 	OK("python_space_c", A("python3", " -c", "x")),

@@ -216,7 +216,8 @@ static const struct gcase cases[] = {
 	NO("chrt_rm", A("chrt", "-f", "10", "rm", "x"), DENY, 3, 0),
 	NO("taskset_rm", A("taskset", "0x1", "rm", "x"), DENY, 2, 0),
 	NO("flock_rm", A("flock", "out/lock", "rm", "x"), DENY, 2, 0),
-	NO("flock_c", A("flock", "-c", "rm x", "out/lock"), WRAP, 1, 0),
+	/* flock -c is a shell-option row (issue 12, section 2) */
+	NO("flock_c", A("flock", "-c", "rm x", "out/lock"), NSB_RULE_EXEC_SHELL_OPTION, 1, 0),
 	NO("setarch_rm", A("setarch", "x86_64", "-R", "rm", "x"), DENY, 3, 0),
 	NO("prlimit_rm", A("prlimit", "--nofile=10", "rm", "x"), DENY, 2, 0),
 	NO("cpulimit_rm", A("cpulimit", "-l", "50", "rm", "x"), DENY, 3, 0),
