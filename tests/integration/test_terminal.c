@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,28 @@ static void wait_raw(const struct itest_run *r)
 	cr_assert(false, "the caller's terminal never went raw%s", itest_ctx(r));
 }
 
+/*
+ * The modes the caller's terminal had before nsbox ran.  Reading r's pty
+ * after itest_start races with nsbox: under load this process can lose the
+ * CPU after the fork long enough for nsbox to set raw mode first, and then
+ * "before" is raw while nsbox restored the terminal correctly (the signal
+ * test, three runs of nsbox, failed so in 6 of 300 runs with two CPU burners
+ * beside it).  The harness's openpty gives every pty the kernel's default
+ * modes, so a fresh pty of our own shows them.
+ */
+static void initial_modes(struct termios *ret)
+{
+	int master, slave;
+	bool canonical;
+
+	cr_assert(openpty(&master, &slave, NULL, NULL, NULL) == 0, "openpty: %s", strerror(errno));
+	cr_assert(tcgetattr(master, ret) == 0);
+	close(master);
+	close(slave);
+	canonical = ret->c_lflag & ICANON;
+	cr_assert(canonical, "a new pty is in canonical mode");
+}
+
 static void expect_same_termios(const struct itest_run *r, const struct termios *before)
 {
 	struct termios after;
@@ -274,7 +297,7 @@ NSB_ITEST(terminal, interactive_shell_reads_a_typed_line_and_answers)
 	const char *typed = "echo answer-$((6*7))\nexit 3\n";
 
 	itest_start(&itest_cur, &o, ITEST_ARGV("--pty", "--", "sh", "-i"), &r);
-	cr_assert(tcgetattr(r.pty_master, &before) == 0);
+	initial_modes(&before);
 	wait_raw(&r);
 	cr_assert(write(r.pty_master, typed, strlen(typed)) == (ssize_t)strlen(typed));
 	itest_wait(&r);
@@ -294,7 +317,7 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_timeout)
 		&itest_cur, &o,
 		ITEST_ARGV("--pty", "--timeout", "1", "--kill-after", "0.5", "--", "sleep", "30"),
 		&r);
-	cr_assert(tcgetattr(r.pty_master, &before) == 0);
+	initial_modes(&before);
 	wait_raw(&r);
 	itest_wait(&r);
 	ITEST_EXPECT_EXIT(&r, 124);
@@ -313,7 +336,7 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_signal_to_nsbox)
 		char want[8];
 
 		itest_start(&itest_cur, &o, ITEST_ARGV("--pty", "--", "sleep", "30"), &r);
-		cr_assert(tcgetattr(r.pty_master, &before) == 0);
+		initial_modes(&before);
 		wait_raw(&r);
 		kill(r.pid, sigs[i]);
 		itest_wait(&r);
@@ -333,7 +356,7 @@ NSB_ITEST(terminal, callers_modes_are_restored_after_a_setup_failure)
 	struct termios before;
 
 	itest_start(&itest_cur, &o, ITEST_ARGV("--pty", "--", "no-such-command-anywhere"), &r);
-	cr_assert(tcgetattr(r.pty_master, &before) == 0);
+	initial_modes(&before);
 	itest_wait(&r);
 	ITEST_EXPECT_EXIT(&r, 127);
 	expect_same_termios(&r, &before);
@@ -374,7 +397,7 @@ NSB_ITEST(terminal, sigtstp_restores_the_terminal_and_sigcont_makes_it_raw_again
 		&itest_cur, &o,
 		ITEST_ARGV("--pty", "--", "sh", "-c", "read x; echo got-$x # nsbox-tstp-marker"),
 		&r);
-	cr_assert(tcgetattr(r.pty_master, &before) == 0);
+	initial_modes(&before);
 	wait_raw(&r);
 	/* nsbox itself (the harness's job, a child of r.pid), not its init
 	 * nor the payload, whose command lines hold the marker too. */
