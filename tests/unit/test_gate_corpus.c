@@ -427,6 +427,15 @@ static bool resolve(const struct nsb_gate_input *in, const char *name, char *out
 	       fake_realpath(&fs, mapped, out, outsz) == 0;
 }
 
+/* The inside destinations of the default plan's mounts (the system view,
+ * /proc, /dev, /tmp, the project): the gate's view of what exists. */
+static const char *const sandbox_view[] = {
+	"/usr",	       "/bin",	     "/sbin",	   "/lib",
+	"/lib32",      "/lib64",     "/libx32",	   "/etc/ld.so.cache",
+	"/etc/passwd", "/etc/group", "/etc/hosts", "/proc",
+	"/dev",	       "/tmp",	     PROJ,
+};
+
 static void judge(const struct cmd *c, struct nsb_gate_verdict *v, bool *found)
 {
 	struct nsb_fs_ops ops = fake_fs_ops(&fs);
@@ -440,6 +449,9 @@ static void judge(const struct cmd *c, struct nsb_gate_verdict *v, bool *found)
 		.roots = roots,
 		.n_roots = ARRAY_SIZE(roots),
 		.fs = &ops,
+		/* what the default plan mounts, as the front passes it */
+		.view = sandbox_view,
+		.n_view = ARRAY_SIZE(sandbox_view),
 	};
 
 	*found = resolve(&in, c->argv[0], real, sizeof(real));
