@@ -6,11 +6,11 @@
  * (mke2fs, which mkfs.ext4 links to), and by a deny-mode rule: an ordinary
  * tool run in a mode that deletes files (find -delete).
  *
- * The files are found once per judgement: each directory of the sandbox's
- * PATH is listed (one level) and every name the deny list matches is
- * resolved; a file is the same by realpath, or by device and inode when the
- * fs ops can tell (a hard link: Fedora's mkfs.ext4 and mke2fs).  Multi-call binaries (the applet wrappers: busybox) are left
- * out, since every applet, ls as much as rm, resolves to the same file.
+ * The same file is looked for in the command's own directory (ids_find
+ * says why there): a denied name there that is a link to it, or a hard link
+ * of it (Fedora's mkfs.ext4 and mke2fs), by realpath or by device and
+ * inode.  Multi-call binaries (the applet wrappers: busybox) are left out,
+ * since every applet, ls as much as rm, resolves to the same file.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -19,23 +19,11 @@
 
 #include "gate/gate_deny.h"
 #include "gate/gate_tables.h"
-#include "gate/gate_which.h"
 #include "base/macro.h"
-#include "core/plan.h" /* NSB_SANDBOX_PATH */
 
-#define MAX_IDS 1024
-
-struct deny_id {
-	char *real;
-	char *name;
-	bool has_id; /* dev and ino known: hard links are the same file too */
-	unsigned long long dev, ino;
-};
-
+/* The denied name found for the last command judged (the reason quotes it). */
 struct nsb_deny_ids {
-	bool built;
-	struct deny_id *v;
-	size_t n;
+	char via[NSB_GATE_NAME_MAX + 1];
 };
 
 struct nsb_deny_ids *nsb_gate_deny_ids_new(void)
@@ -45,13 +33,6 @@ struct nsb_deny_ids *nsb_gate_deny_ids_new(void)
 
 void nsb_gate_deny_ids_free(struct nsb_deny_ids *ids)
 {
-	if (!ids)
-		return;
-	for (size_t i = 0; i < ids->n; i++) {
-		free(ids->v[i].real);
-		free(ids->v[i].name);
-	}
-	free(ids->v);
 	free(ids);
 }
 
@@ -61,43 +42,50 @@ static bool is_multicall(const struct nsb_gate_policy *p, const char *base)
 	return w && w->run == NSB_RUN_APPLET;
 }
 
-static void ids_add(const struct nsb_fs_ops *fs, struct nsb_deny_ids *ids, const char *real,
-		    const char *name)
-{
-	for (size_t i = 0; i < ids->n; i++)
-		if (strcmp(ids->v[i].real, real) == 0)
-			return;
-	if (ids->n >= MAX_IDS)
-		return;
-	struct deny_id *v = realloc(ids->v, (ids->n + 1) * sizeof(*v));
-	if (!v)
-		return;
-	ids->v = v;
-	v[ids->n].real = strdup(real);
-	v[ids->n].name = strdup(name);
-	if (!v[ids->n].real || !v[ids->n].name) {
-		free(v[ids->n].real);
-		free(v[ids->n].name);
-		return;
-	}
-	v[ids->n].has_id =
-		fs->file_id && fs->file_id(fs->ud, real, &v[ids->n].dev, &v[ids->n].ino) == 0;
-	ids->n++;
-}
-
+/* One listing of the command's own directory, looking for a denied name
+ * that is the command's file. */
 struct listing {
 	const struct nsb_gate_ctx *c;
-	struct nsb_deny_ids *ids;
-	const char *dir; /* host */
+	const char *dir;  /* host */
+	const char *real; /* the command's file, realpath'd */
+	bool has_id;	  /* its device and inode are known */
+	unsigned long long dev, ino;
+	char *found; /* out: the denied name, in the ids */
 	/* the first two bytes of every deny entry: most names stop here */
 	unsigned char pairs[65536 / 8];
 };
 
-static int listed(void *ud, const char *name)
+/* Whether denied name, an entry of the command's directory, is the
+ * command's file.  A regular entry is by its inode number alone (it shares
+ * the directory's device with the command); a link, or an entry of an
+ * unknown type, by what it resolves to. */
+static bool same_file(struct listing *l, const char *name, unsigned char type,
+		      unsigned long long ino)
 {
-	struct listing *l = ud;
 	const struct nsb_fs_ops *fs = l->c->in->fs;
 	char host[PATH_MAX], real[PATH_MAX];
+	unsigned long long dev2, ino2;
+
+	if (type == NSB_DT_REG)
+		return l->has_id && ino == l->ino;
+	if (type != NSB_DT_LNK && type != NSB_DT_UNKNOWN)
+		return false;
+	if (snprintf(host, sizeof(host), "%s/%s", l->dir, name) >= (int)sizeof(host))
+		return false;
+	if (type == NSB_DT_LNK && l->has_id && fs->file_id)
+		return fs->file_id(fs->ud, host, &dev2, &ino2) == 0 && dev2 == l->dev &&
+		       ino2 == l->ino;
+	if (fs->realpath(fs->ud, host, real, sizeof(real)) < 0)
+		return false;
+	if (strcmp(real, l->real) == 0)
+		return true;
+	return l->has_id && fs->file_id && fs->file_id(fs->ud, real, &dev2, &ino2) == 0 &&
+	       dev2 == l->dev && ino2 == l->ino;
+}
+
+static int listed(void *ud, const char *name, unsigned char type, unsigned long long ino)
+{
+	struct listing *l = ud;
 
 	unsigned pair = (unsigned)(unsigned char)name[0] << 8 | (unsigned char)name[1 - !name[0]];
 	if (!(l->pairs[pair / 8] & (1u << (pair % 8))))
@@ -111,14 +99,10 @@ static int listed(void *ud, const char *name)
 		if (d[0] == name[0] && (dl == len || d[dl - 1] == '*'))
 			break;
 	}
-	if (i == p->n_deny_exec || !nsb_gate_name_denied(p, name))
+	if (i == p->n_deny_exec || !nsb_gate_name_denied(p, name) || !same_file(l, name, type, ino))
 		return 0;
-	if (snprintf(host, sizeof(host), "%s/%s", l->dir, name) >= (int)sizeof(host) ||
-	    fs->realpath(fs->ud, host, real, sizeof(real)) < 0 ||
-	    is_multicall(l->c->p, nsb_gate_basename(real)))
-		return 0;
-	ids_add(fs, l->ids, real, name);
-	return 0;
+	snprintf(l->found, NSB_GATE_NAME_MAX + 1, "%s", name);
+	return 1; /* found: stop */
 }
 
 static void pairs_mark(unsigned char *pairs, const char *entry)
@@ -134,75 +118,36 @@ static void pairs_mark(unsigned char *pairs, const char *entry)
 	}
 }
 
-/* Every file a denied name stands for in the sandbox's PATH. */
-static void ids_build(const struct nsb_gate_ctx *c, struct nsb_deny_ids *ids)
-{
-	const struct nsb_gate_input *in = c->in;
-	const struct nsb_fs_ops *fs = in->fs;
-	const char *list = in->path_list ? in->path_list : NSB_SANDBOX_PATH;
-	char real[PATH_MAX];
-
-	ids->built = true;
-	if (!fs->list_dir) {
-		/* no listing: the names without a pattern, looked up */
-		for (size_t i = 0; i < c->p->n_deny_exec; i++) {
-			const char *name = c->p->deny_exec[i];
-			if (strchr(name, '*') || !nsb_gate_name_denied(c->p, name) ||
-			    nsb_gate_which(in, list, name, real, sizeof(real)) < 0 ||
-			    is_multicall(c->p, nsb_gate_basename(real)))
-				continue;
-			ids_add(fs, ids, real, name);
-		}
-		return;
-	}
-	struct listing l = {.c = c, .ids = ids};
-	for (size_t i = 0; i < c->p->n_deny_exec; i++)
-		pairs_mark(l.pairs, c->p->deny_exec[i]);
-	char seen[8][PATH_MAX]; /* /bin is often /usr/bin: list each directory once */
-	size_t n_seen = 0;
-	for (const char *d = list, *end;; d = end + 1) {
-		char inside[PATH_MAX], host[PATH_MAX], dir[PATH_MAX];
-		end = strchrnul(d, ':');
-		int n = (int)(end - d);
-		int r = n == 0	    ? snprintf(inside, sizeof(inside), "%s", in->cwd)
-			: *d == '/' ? snprintf(inside, sizeof(inside), "%.*s", n, d)
-				    : snprintf(inside, sizeof(inside), "%s/%.*s", in->cwd, n, d);
-		bool dup = false;
-		if (r >= 0 && r < (int)sizeof(inside) &&
-		    nsb_gate_map_host(in, inside, host, sizeof(host)) == 0 &&
-		    fs->realpath(fs->ud, host, dir, sizeof(dir)) == 0) {
-			for (size_t k = 0; k < n_seen && !dup; k++)
-				dup = strcmp(seen[k], dir) == 0;
-			if (!dup && n_seen < 8)
-				memcpy(seen[n_seen++], dir, strlen(dir) + 1);
-			l.dir = dir;
-			if (!dup)
-				fs->list_dir(fs->ud, dir, listed, &l);
-		}
-		if (!*end)
-			break;
-	}
-}
-
-/* The denied name that stands for the file real, or NULL. */
+/*
+ * The denied name that is the same file as real (the command's), or NULL.
+ * Only the command's own directory is listed: that is where a distribution
+ * puts a program's other names (mkfs.ext4 -> mke2fs, a hard link beside
+ * it), and one listing is a few system calls where listing every PATH
+ * directory and resolving each denied name cost two hundred (issue 11).
+ */
 static const char *ids_find(const struct nsb_gate_ctx *c, struct nsb_deny_ids *ids,
 			    const char *real)
 {
-	if (!ids)
-		return NULL;
-	if (!ids->built)
-		ids_build(c, ids);
-	for (size_t i = 0; i < ids->n; i++)
-		if (strcmp(ids->v[i].real, real) == 0)
-			return ids->v[i].name;
 	const struct nsb_fs_ops *fs = c->in->fs;
-	unsigned long long dev, ino;
-	if (ids->n == 0 || !fs->file_id || fs->file_id(fs->ud, real, &dev, &ino) < 0)
+	char dir[PATH_MAX];
+
+	if (!ids || !fs->list_dir || snprintf(dir, sizeof(dir), "%s", real) >= (int)sizeof(dir))
 		return NULL;
-	for (size_t i = 0; i < ids->n; i++)
-		if (ids->v[i].has_id && ids->v[i].dev == dev && ids->v[i].ino == ino)
-			return ids->v[i].name;
-	return NULL;
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	struct listing *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL; /* the names still judge */
+	*l = (struct listing){.c = c, .dir = *dir ? dir : "/", .real = real, .found = ids->via};
+	for (size_t i = 0; i < c->p->n_deny_exec; i++)
+		pairs_mark(l->pairs, c->p->deny_exec[i]);
+	l->has_id = fs->file_id && fs->file_id(fs->ud, real, &l->dev, &l->ino) == 0;
+	ids->via[0] = '\0';
+	fs->list_dir(fs->ud, l->dir, listed, l);
+	free(l);
+	return ids->via[0] ? ids->via : NULL;
 }
 
 static int refuse_denied(struct nsb_gate_ctx *c, int idx, const char *called, const char *real,

@@ -62,7 +62,9 @@ static void closedirp(DIR **d)
 		closedir(*d);
 }
 
-static int host_list_dir(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
+static int host_list_dir(void *ud, const char *dir,
+			 int (*fn)(void *fnud, const char *name, unsigned char type,
+				   unsigned long long ino),
 			 void *fnud)
 {
 	_cleanup_(closedirp) DIR *d = opendir(dir);
@@ -73,12 +75,16 @@ static int host_list_dir(void *ud, const char *dir, int (*fn)(void *fnud, const 
 	if (!d)
 		return nsb_negerrno();
 	while (n++ < NSB_GATE_LIST_MAX && (errno = 0, de = readdir(d))) {
-		int r = fn(fnud, de->d_name);
-		if (r < 0)
-			return r;
+		int r = fn(fnud, de->d_name, de->d_type, (unsigned long long)de->d_ino);
+		if (r != 0)
+			return r < 0 ? r : 0;
 	}
 	return errno ? nsb_negerrno() : 0;
 }
+
+_Static_assert(DT_REG == NSB_DT_REG && DT_LNK == NSB_DT_LNK && DT_DIR == NSB_DT_DIR &&
+		       DT_UNKNOWN == NSB_DT_UNKNOWN,
+	       "list_dir passes readdir's d_type through");
 
 static int host_file_id(void *ud, const char *path, unsigned long long *dev,
 			unsigned long long *ino)

@@ -7,6 +7,12 @@
  */
 #pragma once
 
+/* Entry types of list_dir, the values readdir's d_type has on Linux. */
+#define NSB_DT_UNKNOWN 0
+#define NSB_DT_DIR     4
+#define NSB_DT_REG     8
+#define NSB_DT_LNK     10
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,10 +66,14 @@ struct nsb_fs_ops {
 	int (*exec_probe)(void *ud, const char *path);
 	/*
 	 * Optional: call fn with each name in the host directory dir (one
-	 * level, at most NSB_GATE_LIST_MAX names); 0 or -errno.  Used to find
-	 * the files the deny list names by a pattern (mkfs.*).
+	 * level, at most NSB_GATE_LIST_MAX names), its type (NSB_DT_*, as
+	 * readdir gives it) and inode number (0 when unknown), until fn
+	 * returns non-zero; 0 or -errno.  Used to find a denied name that is
+	 * the command's own file (gate_deny.c).
 	 */
-	int (*list_dir)(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
+	int (*list_dir)(void *ud, const char *dir,
+			int (*fn)(void *fnud, const char *name, unsigned char type,
+				  unsigned long long ino),
 			void *fnud);
 	/*
 	 * Optional: the identity of the host file at path, links followed

@@ -145,14 +145,17 @@ static int row_parse(const char *text, struct nsb_shellopt *r, size_t *col, cons
 	return 0;
 }
 
-int nsb_gate_shellopt_add(struct nsb_gate_policy *p, const char *text, size_t *col,
-			  const char **why)
+/* One row; dup: drop it when the table holds it already (a policy's rows;
+ * the built-in ones are known distinct, and comparing each with all the
+ * others was most of a launch's gate time). */
+static int add_row(struct nsb_gate_policy *p, const char *text, bool dup, size_t *col,
+		   const char **why)
 {
 	struct nsb_shellopt r;
 	int ret = row_parse(text, &r, col, why);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < p->n_shellopt; i++)
+	for (size_t i = 0; dup && i < p->n_shellopt; i++)
 		if (row_eq(&p->shellopt[i], &r)) {
 			row_free(&r);
 			return 0;
@@ -175,12 +178,21 @@ int nsb_gate_shellopt_add(struct nsb_gate_policy *p, const char *text, size_t *c
 	return 0;
 }
 
+int nsb_gate_shellopt_add(struct nsb_gate_policy *p, const char *text, size_t *col,
+			  const char **why)
+{
+	return add_row(p, text, true, col, why);
+}
+
 int nsb_gate_shellopt_add_builtin(struct nsb_gate_policy *p)
 {
+	/* Into a table that may hold a policy's rows already: compared then. */
+	bool dup = p->n_shellopt > 0;
+
 	for (size_t i = 0; nsb_gate_shellopt_builtin[i]; i++) {
 		size_t col;
 		const char *why;
-		int r = nsb_gate_shellopt_add(p, nsb_gate_shellopt_builtin[i], &col, &why);
+		int r = add_row(p, nsb_gate_shellopt_builtin[i], dup, &col, &why);
 		if (r < 0)
 			return r == -EINVAL ? -ENOTRECOVERABLE : r; /* a bad built-in row: a bug */
 	}

@@ -185,7 +185,9 @@ static inline int fake_exec_probe(void *ud, const char *path)
 }
 
 /* list_dir over the table: the entries whose parent is dir (canonical). */
-static inline int fake_list_dir(void *ud, const char *dir, int (*fn)(void *fnud, const char *name),
+static inline int fake_list_dir(void *ud, const char *dir,
+				int (*fn)(void *fnud, const char *name, unsigned char type,
+					  unsigned long long ino),
 				void *fnud)
 {
 	struct fake_fs *fs = ud;
@@ -195,9 +197,10 @@ static inline int fake_list_dir(void *ud, const char *dir, int (*fn)(void *fnud,
 		const char *p = fs->ents[i].path;
 		if (strncmp(p, dir, n) || p[n] != '/' || strchr(p + n + 1, '/'))
 			continue;
-		int r = fn(fnud, p + n + 1);
-		if (r < 0)
-			return r;
+		/* no inode numbers here: every entry is resolved */
+		int r = fn(fnud, p + n + 1, NSB_DT_UNKNOWN, 0);
+		if (r != 0)
+			return r < 0 ? r : 0;
 	}
 	return 0;
 }
