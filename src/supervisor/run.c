@@ -448,6 +448,10 @@ static void spawn_and_supervise(struct nsb_run *run)
 		nsb_run_fail(run, &e);
 		return;
 	}
+	/* The gate's tables are done with (the verdict keeps its own text):
+	 * freed now, while init builds the sandbox on the other CPU, rather
+	 * than on the way out, after the command. */
+	nsb_gate_policy_free(&run->front.policy);
 	struct nsb_supervise_opts so = {
 		.timeout_ms = cfg->timeout_ms,
 		.kill_after_ms = cfg->kill_after_ms,
