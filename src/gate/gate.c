@@ -39,6 +39,9 @@ int nsb_gate_check(const struct nsb_gate_policy *p, const struct nsb_gate_input 
 	/* exec rules first: the command decides what its arguments mean */
 	if (nsb_gate_check_exec(c) == 0 && (p->allow_metachar || nsb_gate_check_metachar(c) == 0))
 		nsb_gate_check_paths(c);
+	/* a table row needed on the way could not be had: no verdict */
+	if (p->lazy_err)
+		return p->lazy_err;
 
 	*ret = *v;
 	return 0;

@@ -6,6 +6,9 @@
  * rules themselves stay testable.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,30 +59,51 @@ static int host_exec_probe(void *ud, const char *path)
 	return nsb_path_kind(&st, access(path, X_OK) == 0);
 }
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
+/* The kernel's own record of getdents64 (glibc's struct dirent64 may differ). */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 
+/*
+ * getdents64 straight, into 64 KiB: a system directory of a thousand names
+ * (/usr/bin) in one call and the end in a second, where readdir's 32 KiB
+ * took three.
+ */
 static int host_list_dir(void *ud, const char *dir,
 			 int (*fn)(void *fnud, const char *name, unsigned char type,
 				   unsigned long long ino),
 			 void *fnud)
 {
-	_cleanup_(closedirp) DIR *d = opendir(dir);
-	struct dirent *de;
+	enum {
+		BUF = 64 << 10
+	};
+	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_free_ char *buf = NULL;
 	size_t n = 0;
+	long got;
 
 	(void)ud;
-	if (!d)
+	if (fd < 0)
 		return nsb_negerrno();
-	while (n++ < NSB_GATE_LIST_MAX && (errno = 0, de = readdir(d))) {
-		int r = fn(fnud, de->d_name, de->d_type, (unsigned long long)de->d_ino);
-		if (r != 0)
-			return r < 0 ? r : 0;
+	buf = malloc(BUF);
+	if (!buf)
+		return -ENOMEM;
+	while ((got = syscall(SYS_getdents64, fd, buf, BUF)) > 0) {
+		for (long off = 0; off < got;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(void *)(buf + off);
+			off += de->d_reclen;
+			if (n++ >= NSB_GATE_LIST_MAX)
+				return 0;
+			int r = fn(fnud, de->d_name, de->d_type, (unsigned long long)de->d_ino);
+			if (r != 0)
+				return r < 0 ? r : 0;
+		}
 	}
-	return errno ? nsb_negerrno() : 0;
+	return got < 0 ? nsb_negerrno() : 0;
 }
 
 _Static_assert(DT_REG == NSB_DT_REG && DT_LNK == NSB_DT_LNK && DT_DIR == NSB_DT_DIR &&

@@ -42,6 +42,8 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 	for (size_t i = 0; i < p->n_mask_key; i++)
 		free(p->mask_key[i]);
 	nsb_gate_tables_free(p);
+	for (size_t i = 0; i < p->n_lazy_tools; i++)
+		free(p->lazy_tools[i]);
 	nsb_gate_shellopt_free(p);
 	nsb_gate_policy_init(p);
 }
@@ -66,9 +68,9 @@ int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
 				return r;
 			}
 		}
+	/* deny-mode rows now; wrapper and shell-option rows when needed */
 	int r = nsb_gate_tables_default(p);
-	if (r == 0)
-		r = nsb_gate_shellopt_add_builtin(p);
+	p->lazy = true;
 	if (r < 0)
 		nsb_gate_policy_free(p);
 	return r;
@@ -159,4 +161,16 @@ const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p)
 	if (p->allow_metachar)
 		return "off";
 	return p->metachar_strict ? "strict" : "syntax";
+}
+
+int nsb_gate_policy_load_builtin(struct nsb_gate_policy *p)
+{
+	if (!p->lazy)
+		return 0;
+	int r = nsb_gate_wrappers_load_all(p);
+	if (r == 0)
+		r = nsb_gate_shellopt_add_builtin(p);
+	if (r == 0)
+		p->lazy = false;
+	return r;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/config.h"  /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
 #include "core/protect.h" /* NSB_PROTECT_MAX_GLOBS */
@@ -54,7 +55,29 @@ struct nsb_gate_policy {
 	/* shell-option rows (gate_shellopt.h): code-bearing options per tool */
 	struct nsb_shellopt *shellopt;
 	size_t n_shellopt, cap_shellopt;
+	/*
+	 * The built-in wrapper and shell-option rows are parsed when a command
+	 * needs them (gate_tables.c, gate_shellopt.c): parsing all of them for
+	 * every launch cost more than the rest of the gate.  lazy: some are
+	 * still text; lazy_tools: the tools whose shell-option rows are in.
+	 * nsb_gate_policy_load_builtin() parses what is left.
+	 */
+	bool lazy;
+	int lazy_err; /* a row could not be parsed when needed: -errno */
+	char *lazy_tools[32];
+	size_t n_lazy_tools;
 };
+
+/* The policy as its lazy rows are added to it: it owns them, and the
+ * judging, which sees it const, is where they turn out to be needed. */
+static inline struct nsb_gate_policy *nsb_gate_policy_mut(const struct nsb_gate_policy *p)
+{
+	return (struct nsb_gate_policy *)(uintptr_t)p;
+}
+
+/* Parse every built-in row still pending (for --print-policy, --check and
+ * tests); rows the policy set by name stay.  0 or -ENOMEM. */
+int nsb_gate_policy_load_builtin(struct nsb_gate_policy *p);
 
 /* Empty policy: nothing denied, nothing relaxed. */
 void nsb_gate_policy_init(struct nsb_gate_policy *p);

@@ -178,6 +178,40 @@ static int add_row(struct nsb_gate_policy *p, const char *text, bool dup, size_t
 	return 0;
 }
 
+/*
+ * The built-in rows of one tool (the first word up to ':' or a blank), each
+ * tool once (gate_policy.h, lazy).  Past the list of tools kept, every
+ * built-in row is loaded.  0 or -errno.
+ */
+static int load_tool(struct nsb_gate_policy *p, const char *tool)
+{
+	if (!tool || !*tool)
+		return 0;
+	for (size_t i = 0; i < p->n_lazy_tools; i++)
+		if (strcmp(p->lazy_tools[i], tool) == 0)
+			return 0;
+	if (p->n_lazy_tools == ARRAY_SIZE(p->lazy_tools))
+		return nsb_gate_shellopt_add_builtin(p);
+	char *copy = strdup(tool);
+	if (!copy)
+		return -ENOMEM;
+	p->lazy_tools[p->n_lazy_tools++] = copy;
+	size_t n = strlen(tool);
+	/* a policy's rows may be in already: compared then */
+	bool dup = p->n_shellopt > 0;
+	for (size_t i = 0; nsb_gate_shellopt_builtin[i]; i++) {
+		const char *row = nsb_gate_shellopt_builtin[i];
+		if (strncmp(row, tool, n) != 0 || (row[n] != ':' && row[n] != ' '))
+			continue;
+		size_t col;
+		const char *why;
+		int r = add_row(p, row, dup, &col, &why);
+		if (r < 0)
+			return r == -EINVAL ? -ENOTRECOVERABLE : r;
+	}
+	return 0;
+}
+
 int nsb_gate_shellopt_add(struct nsb_gate_policy *p, const char *text, size_t *col,
 			  const char **why)
 {
@@ -398,7 +432,7 @@ int nsb_gate_check_shellopt(struct nsb_gate_ctx *c, int s, int e, const char *ca
 			    const char *real_base)
 {
 	char fam_called[NAME_MAX + 1], fam_real[NAME_MAX + 1];
-	if (c->p->allow_inline_code || !c->p->n_shellopt)
+	if (c->p->allow_inline_code)
 		return 0;
 	nsb_gate_tool_family(called, fam_called, sizeof(fam_called));
 	nsb_gate_tool_family(real_base, fam_real, sizeof(fam_real));
@@ -409,6 +443,16 @@ int nsb_gate_check_shellopt(struct nsb_gate_ctx *c, int s, int e, const char *ca
 			*dot = '\0';
 	}
 	const char *const names[4] = {called, real_base, fam_called, fam_real};
+	if (c->p->lazy) {
+		struct nsb_gate_policy *mp = nsb_gate_policy_mut(c->p);
+		for (int i = 0; i < 4 && !mp->lazy_err; i++) {
+			int r = load_tool(mp, names[i]);
+			if (r < 0)
+				mp->lazy_err = r; /* nsb_gate_check gives no verdict */
+		}
+	}
+	if (!c->p->n_shellopt)
+		return 0;
 	for (size_t k = 0; k < c->p->n_shellopt; k++) {
 		const struct nsb_shellopt *r = &c->p->shellopt[k];
 		if (tool_matches(r->tool, names) && check_row(c, r, names, s, e))

@@ -314,12 +314,15 @@ int nsb_gate_wrapper_add(struct nsb_gate_policy *p, const char *args, size_t *re
 		return terr(err, -E2BIG, "too many wrapper entries (at most %d)",
 			    NSB_GATE_MAX_WRAPPERS_TABLE);
 	}
-	struct nsb_wrapper *v = realloc(p->wrappers, (p->n_wrappers + 1) * sizeof(*v));
-	if (!v) {
+	/* All the room at once: a row is loaded while a caller holds a pointer
+	 * to another (gate_wrap.c judging the command inside a wrapper), so
+	 * the table never moves.  Untouched pages cost nothing. */
+	if (!p->wrappers)
+		p->wrappers = calloc(NSB_GATE_MAX_WRAPPERS_TABLE, sizeof(*p->wrappers));
+	if (!p->wrappers) {
 		wrapper_free(&w);
 		return terr(err, -ENOMEM, "out of memory");
 	}
-	p->wrappers = v;
 	p->wrappers[p->n_wrappers] = w;
 	p->n_wrappers++;
 	return 0;
@@ -415,22 +418,77 @@ void nsb_gate_tables_free(struct nsb_gate_policy *p)
 	p->n_deny_modes = 0;
 }
 
-int nsb_gate_tables_default(struct nsb_gate_policy *p)
+/* One built-in line into p: 0, or -ENOMEM/-EINVAL (a bad built-in line). */
+static int add_builtin_line(struct nsb_gate_policy *p, const char *line)
 {
 	char err[NSB_GATE_TABLE_ERR_MAX];
 	size_t off;
+	int r;
+
+	if (strncmp(line, "wrapper ", 8) == 0)
+		r = nsb_gate_wrapper_add(p, line + 8, &off, err);
+	else if (strncmp(line, "deny-mode ", 10) == 0)
+		r = nsb_gate_deny_mode_add(p, line + 10, &off, err);
+	else
+		r = -EINVAL;
+	return r < 0 && r != -ENOMEM ? -EINVAL : r; /* the unit tests keep the text valid */
+}
+
+/* The deny-mode rows; the wrapper rows wait for a command that needs them
+ * (nsb_gate_find_wrapper) or for nsb_gate_wrappers_load_all. */
+int nsb_gate_tables_default(struct nsb_gate_policy *p)
+{
+	for (size_t i = 0; nsb_gate_builtin_tables[i]; i++) {
+		const char *line = nsb_gate_builtin_tables[i];
+		if (strncmp(line, "wrapper ", 8) == 0)
+			continue;
+		int r = add_builtin_line(p, line);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const struct nsb_wrapper *find_loaded(const struct nsb_gate_policy *p, const char *name)
+{
+	for (size_t i = 0; name && i < p->n_wrappers; i++)
+		if (p->wrappers[i].name && strcmp(p->wrappers[i].name, name) == 0)
+			return &p->wrappers[i];
+	return NULL;
+}
+
+/* The built-in line "wrapper NAME ...", or NULL. */
+static const char *builtin_wrapper_line(const char *name)
+{
+	size_t n = strlen(name);
 
 	for (size_t i = 0; nsb_gate_builtin_tables[i]; i++) {
 		const char *line = nsb_gate_builtin_tables[i];
-		int r;
-		if (strncmp(line, "wrapper ", 8) == 0)
-			r = nsb_gate_wrapper_add(p, line + 8, &off, err);
-		else if (strncmp(line, "deny-mode ", 10) == 0)
-			r = nsb_gate_deny_mode_add(p, line + 10, &off, err);
-		else
-			r = -EINVAL;
+		if (strncmp(line, "wrapper ", 8) == 0 && strncmp(line + 8, name, n) == 0 &&
+		    (line[8 + n] == ' ' || line[8 + n] == '\0'))
+			return line;
+	}
+	return NULL;
+}
+
+int nsb_gate_wrappers_load_all(struct nsb_gate_policy *p)
+{
+	for (size_t i = 0; nsb_gate_builtin_tables[i]; i++) {
+		const char *line = nsb_gate_builtin_tables[i], *name = line + 8;
+		if (strncmp(line, "wrapper ", 8) != 0)
+			continue;
+		/* a policy's entry of that name stands */
+		char buf[NSB_GATE_NAME_MAX + 1];
+		size_t n = strcspn(name, " ");
+		if (n > NSB_GATE_NAME_MAX)
+			return -EINVAL;
+		memcpy(buf, name, n);
+		buf[n] = '\0';
+		if (find_loaded(p, buf))
+			continue;
+		int r = add_builtin_line(p, line);
 		if (r < 0)
-			return r == -ENOMEM ? r : -EINVAL; /* the unit tests keep the text valid */
+			return r;
 	}
 	return 0;
 }
@@ -456,6 +514,8 @@ static void print_wrapper(FILE *out, const struct nsb_wrapper *w)
 
 void nsb_gate_tables_print(FILE *out, const struct nsb_gate_policy *p)
 {
+	/* every row, the built-in ones too (gate_policy.h, lazy) */
+	nsb_gate_policy_load_builtin(nsb_gate_policy_mut(p));
 	fprintf(out, "\n# Wrappers: tools that run the command in their operands, which is\n"
 		     "# judged like the command itself (exec.wrapper).  Option words: -X or\n"
 		     "# --NAME, then = (takes a value), ? (optional value), ! (hides the\n"
@@ -476,14 +536,23 @@ void nsb_gate_tables_print(FILE *out, const struct nsb_gate_policy *p)
 
 const struct nsb_wrapper *nsb_gate_find_wrapper(const struct nsb_gate_policy *p, const char *name)
 {
-	for (size_t i = 0; name && i < p->n_wrappers; i++)
-		if (p->wrappers[i].name && strcmp(p->wrappers[i].name, name) == 0)
-			return &p->wrappers[i];
-	return NULL;
+	const struct nsb_wrapper *w = find_loaded(p, name);
+	const char *line;
+
+	if (w || !name || !p->lazy || !(line = builtin_wrapper_line(name)))
+		return w;
+	/* Parsed on first use (gate_policy.h, lazy).  A failure (memory)
+	 * leaves the name without its entry, which would read as "not a
+	 * wrapper": nsb_gate_check fails the judgement instead (lazy_err). */
+	int r = add_builtin_line(nsb_gate_policy_mut(p), line);
+	if (r < 0)
+		nsb_gate_policy_mut(p)->lazy_err = r;
+	return find_loaded(p, name);
 }
 
 void nsb_gate_tables_json(struct nsb_json *j, const struct nsb_gate_policy *p)
 {
+	nsb_gate_policy_load_builtin(nsb_gate_policy_mut(p));
 	nsb_json_key(j, "wrappers");
 	nsb_json_begin_array(j);
 	for (size_t i = 0; i < p->n_wrappers; i++)

@@ -92,6 +92,8 @@ int nsb_gate_deny_mode_add(struct nsb_gate_policy *p, const char *args, size_t *
 
 /* The built-in tables (gate_builtin.c), added to p. 0 or -ENOMEM. */
 int nsb_gate_tables_default(struct nsb_gate_policy *p);
+/* Every built-in wrapper row not named by the policy already. */
+int nsb_gate_wrappers_load_all(struct nsb_gate_policy *p);
 void nsb_gate_tables_free(struct nsb_gate_policy *p);
 
 struct nsb_json;

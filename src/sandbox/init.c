@@ -349,16 +349,10 @@ static void init_let_go(const struct nsb_init_args *a, int slave)
 	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
 		if (ends[i] >= 0)
 			close(ends[i]);
-	/* Nor the caller's own stdio (a host file, perhaps): the sandbox's
-	 * /dev/null takes their place (best effort: init never uses them). */
-	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null_fd >= 0) {
-		for (int fd = 0; fd < 3; fd++)
-			if (fd != null_fd)
-				dup2(null_fd, fd);
-		if (null_fd > 2)
-			close(null_fd);
-	}
+	/* Nor the caller's own stdio (a host file, perhaps): closed.  init
+	 * never uses them, and opens nothing from here on that could take
+	 * their numbers (one call, where /dev/null in their place took five). */
+	syscall(SYS_close_range, 0, 2, 0);
 }
 
 /*

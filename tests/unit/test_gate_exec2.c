@@ -503,6 +503,7 @@ Test(gate_exec2, operator_wrapper_replaces_the_builtin_one)
 	struct nsb_gate_policy p;
 	struct nsb_error e = {0};
 	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
+	cr_assert(eq(int, nsb_gate_policy_load_builtin(&p), 0));
 	size_t n = p.n_wrappers;
 	cr_assert(eq(int, parse_text("wrapper nice -z\nwrapper new run=env\n", &p, &e), 0));
 	cr_expect(eq(sz, p.n_wrappers, n + 1));
@@ -518,6 +519,7 @@ Test(gate_exec2, builtin_tables_round_trip)
 	struct nsb_gate_policy p, q, r;
 	struct nsb_error e = {0};
 	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
+	cr_assert(eq(int, nsb_gate_policy_load_builtin(&p), 0));
 	cr_assert(p.n_wrappers > 50 && p.n_deny_modes >= 6);
 	char *one = print_policy(&p);
 	/* into an empty policy and into the default alike */
@@ -639,6 +641,7 @@ Test(gate_exec2, hard_link_to_a_denied_file_is_denied)
 
 	/* wrapped, and through the built-in wrapper table */
 	cr_assert(eq(int, nsb_gate_tables_default(&p), 0));
+	cr_assert(eq(int, nsb_gate_wrappers_load_all(&p), 0));
 	in.argv = argv2;
 	in.argc = 2;
 	cr_assert(eq(int, nsb_gate_check(&p, &in, &v), 0));

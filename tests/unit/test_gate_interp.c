@@ -691,6 +691,8 @@ Test(gate_interp, builtin_rows_round_trip)
 	struct nsb_gate_policy p, q;
 	struct nsb_error e;
 	cr_assert(eq(int, nsb_gate_policy_init_default(&p), 0));
+	cr_expect(eq(sz, p.n_shellopt, 0), "the rows wait for a tool that needs them");
+	cr_assert(eq(int, nsb_gate_policy_load_builtin(&p), 0));
 	size_t n = 0;
 	while (nsb_gate_shellopt_builtin[n])
 		n++;
