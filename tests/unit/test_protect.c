@@ -384,7 +384,7 @@ Test(protect, cli_options)
 
 Test(protect, cli_mask_is_bounded)
 {
-	static char *argv[2 * NSB_MAX_MASK_ARGS + 4];
+	static char *argv[2 * NSB_MAX_MASK_ARGS + 5]; /* nsbox, 65 pairs, nsbox, NULL */
 	static char w[3][8] = {"nsbox", "--mask", "*.db"};
 	struct nsb_error e = {0};
 	int n = 0;
