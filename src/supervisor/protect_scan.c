@@ -330,8 +330,15 @@ static int scan_dir(struct scan *s, const struct qitem *it)
 	int dfd = *it->rel ? own : s->root_fd;
 	long n;
 
+	/* Unreadable, replaced by a link or gone: nothing the payload reads
+	 * either.  Anything else (openat2 missing: ENOSYS) fails the scan, so
+	 * that no protection is skipped in silence. */
+	if (dfd < 0 && (dfd == -EACCES || dfd == -EPERM || dfd == -ELOOP || dfd == -ENOTDIR ||
+			dfd == -ENOENT || dfd == -EXDEV))
+		return 0;
 	if (dfd < 0)
-		return 0; /* unreadable, or replaced by a link: nothing the payload reads either */
+		return nsb_error_set(s->e, dfd, NSB_STAGE_PLAN, "scan '%s/%s' for protected paths",
+				     s->p->ops[s->op].src, it->rel);
 	while ((n = syscall(SYS_getdents64, dfd, s->buf, DENTS_BUF)) > 0) {
 		for (long off = 0; off < n;) {
 			struct dirent64 *d = (struct dirent64 *)(s->buf + off);
