@@ -104,8 +104,10 @@ int nsb_net_lo_up(struct nsb_error *e)
 	}
 }
 
-/* The job itself: a new namespace for the calling thread, lo up, an fd. */
-static void net_job(struct nsb_net_job *j)
+/* The job itself: a new namespace for the calling thread, lo up, and, on
+ * the thread (on_thread: told by who calls, never read from j, which the
+ * main thread is still writing when the thread starts), an fd to it. */
+static void net_job(struct nsb_net_job *j, bool on_thread)
 {
 	if (unshare(CLONE_NEWNET) < 0) {
 		j->err = nsb_error_set(&j->e, nsb_negerrno(), NSB_STAGE_NET,
@@ -113,7 +115,7 @@ static void net_job(struct nsb_net_job *j)
 		return;
 	}
 	j->err = nsb_net_lo_up(&j->e);
-	if (j->err < 0 || !j->threaded)
+	if (j->err < 0 || !on_thread)
 		return; /* inline: init is in it already */
 	/* Through the caller's /proc, before the sandbox has its own: a
 	 * thread may always read its own namespace links. */
@@ -125,7 +127,7 @@ static void net_job(struct nsb_net_job *j)
 
 static void *net_thread(void *arg)
 {
-	net_job(arg);
+	net_job(arg, true);
 	return NULL;
 }
 
@@ -166,7 +168,7 @@ void nsb_net_start(struct nsb_net_job *j)
 			return;
 		}
 	}
-	net_job(j);
+	net_job(j, false);
 }
 
 int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
@@ -180,6 +182,10 @@ int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
 			r = nsb_error_set(e, r, NSB_STAGE_NET, "wait for the network thread");
 		else if (j->err < 0)
 			r = (*e = j->e, j->err);
+		else if (j->fd < 0)
+			/* never run the payload in the caller's namespace */
+			r = nsb_error_setx(e, -EPROTO, NSB_STAGE_NET,
+					   "the network thread made no namespace");
 		else if ((r = set_last_pid(j->last_pid_fd, 1)) < 0)
 			r = nsb_error_set(e, r, NSB_STAGE_NET,
 					  "make pid 2 the payload's (ns_last_pid)");
