@@ -8,6 +8,7 @@
 
 #include "base/exitcode.h"
 #include "gate/front.h"
+#include "gate/gate_fs_cache.h"
 #include "base/json.h"
 #include "gate/policy.h"
 #include "gate/gate_tables.h"
@@ -94,6 +95,7 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 {
 	struct nsb_gate_fs_host host;
 	struct nsb_fs_ops ops;
+	char cache_dir[PATH_MAX];
 	const char *name = p->argv[0];
 	const char *path_list = nsb_env_get(p->envp, "PATH", 4);
 	int r;
@@ -112,6 +114,9 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.n_roots = f->n_roots,
 		.path_list = path_list,
 		.cwd = p->cwd,
+		.cache_dir = nsb_gate_cache_dir(NSB_CACHE_IN_USE, cache_dir, sizeof(cache_dir)) == 0
+				     ? cache_dir
+				     : NULL,
 	};
 	nsb_gate_fs_host_ops(&host, &ops);
 

@@ -20,6 +20,7 @@
 #include "gate/gate_deny.h"
 #include "gate/gate_tables.h"
 #include "base/macro.h"
+#include "base/sha256.h"
 
 /* The denied name found for the last command judged (the reason quotes it). */
 struct nsb_deny_ids {
@@ -83,13 +84,15 @@ static bool same_file(struct listing *l, const char *name, unsigned char type,
 	       dev2 == l->dev && ino2 == l->ino;
 }
 
-static int listed(void *ud, const char *name, unsigned char type, unsigned long long ino)
+/* Whether name is on the deny list (the first two bytes first: most
+ * names of a directory stop there). */
+static bool keep(void *ud, const char *name)
 {
 	struct listing *l = ud;
 
 	unsigned pair = (unsigned)(unsigned char)name[0] << 8 | (unsigned char)name[1 - !name[0]];
 	if (!(l->pairs[pair / 8] & (1u << (pair % 8))))
-		return 0;
+		return false;
 	/* the whole name against the entries that share its first bytes */
 	const struct nsb_gate_policy *p = l->c->p;
 	size_t len = strlen(name), i = 0;
@@ -99,10 +102,34 @@ static int listed(void *ud, const char *name, unsigned char type, unsigned long 
 		if (d[0] == name[0] && (dl == len || d[dl - 1] == '*'))
 			break;
 	}
-	if (i == p->n_deny_exec || !nsb_gate_name_denied(p, name) || !same_file(l, name, type, ino))
+	return i < p->n_deny_exec && nsb_gate_name_denied(p, name);
+}
+
+static int found(void *ud, const char *name, unsigned char type, unsigned long long ino)
+{
+	struct listing *l = ud;
+
+	if (!same_file(l, name, type, ino))
 		return 0;
 	snprintf(l->found, NSB_GATE_NAME_MAX + 1, "%s", name);
 	return 1; /* found: stop */
+}
+
+static int listed(void *ud, const char *name, unsigned char type, unsigned long long ino)
+{
+	return keep(ud, name) ? found(ud, name, type, ino) : 0;
+}
+
+/* What keep decides by: the deny list (a cache of kept names is kept under it). */
+static void deny_key(const struct nsb_gate_policy *p, unsigned char key[NSB_SHA256_LEN])
+{
+	struct nsb_sha256 h;
+
+	nsb_sha256_init(&h);
+	nsb_sha256_update(&h, "nsbox deny-exec 1", 18);
+	for (size_t i = 0; i < p->n_deny_exec; i++)
+		nsb_sha256_update(&h, p->deny_exec[i], strlen(p->deny_exec[i]) + 1);
+	nsb_sha256_final(&h, key);
 }
 
 static void pairs_mark(unsigned char *pairs, const char *entry)
@@ -145,7 +172,13 @@ static const char *ids_find(const struct nsb_gate_ctx *c, struct nsb_deny_ids *i
 		pairs_mark(l->pairs, c->p->deny_exec[i]);
 	l->has_id = fs->file_id && fs->file_id(fs->ud, real, &l->dev, &l->ino) == 0;
 	ids->via[0] = '\0';
-	fs->list_dir(fs->ud, l->dir, listed, l);
+	if (fs->list_kept) {
+		unsigned char key[NSB_SHA256_LEN];
+		deny_key(c->p, key);
+		fs->list_kept(fs->ud, l->dir, key, keep, found, l);
+	} else {
+		fs->list_dir(fs->ud, l->dir, listed, l);
+	}
 	free(l);
 	return ids->via[0] ? ids->via : NULL;
 }

@@ -18,6 +18,7 @@
 #include <dirent.h>
 
 #include "gate/gate_fs.h"
+#include "gate/gate_fs_cache.h"
 #include "gate/gate_which.h"
 #include "base/macro.h"
 #include "base/path_search.h"
@@ -106,6 +107,32 @@ static int host_list_dir(void *ud, const char *dir,
 	return got < 0 ? nsb_negerrno() : 0;
 }
 
+/* list_dir with keep applied: where no cache answers. */
+struct kept_filter {
+	bool (*keep)(void *fnud, const char *name);
+	int (*fn)(void *fnud, const char *name, unsigned char type, unsigned long long ino);
+	void *fnud;
+};
+
+static int filtered(void *ud, const char *name, unsigned char type, unsigned long long ino)
+{
+	struct kept_filter *f = ud;
+	return f->keep(f->fnud, name) ? f->fn(f->fnud, name, type, ino) : 0;
+}
+
+static int host_list_kept(void *ud, const char *dir, const unsigned char key[32],
+			  bool (*keep)(void *fnud, const char *name),
+			  int (*fn)(void *fnud, const char *name, unsigned char type,
+				    unsigned long long ino),
+			  void *fnud)
+{
+	struct nsb_gate_fs_host *h = ud;
+	struct kept_filter f = {.keep = keep, .fn = fn, .fnud = fnud};
+	int r = nsb_gate_list_kept_cached(h->cache_dir, dir, key, keep, fn, fnud, host_list_dir);
+
+	return r != -ENOENT ? r : host_list_dir(NULL, dir, filtered, &f);
+}
+
 _Static_assert(DT_REG == NSB_DT_REG && DT_LNK == NSB_DT_LNK && DT_DIR == NSB_DT_DIR &&
 		       DT_UNKNOWN == NSB_DT_UNKNOWN,
 	       "list_dir passes readdir's d_type through");
@@ -150,6 +177,7 @@ void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret)
 		.which = host_which,
 		.exec_probe = host_exec_probe,
 		.list_dir = host_list_dir,
+		.list_kept = host_list_kept,
 		.file_id = host_file_id,
 	};
 }

@@ -15,6 +15,7 @@ struct nsb_gate_fs_host {
 	const struct nsb_gate_root *roots;
 	size_t n_roots;
 	const char *path_list;
-	const char *cwd; /* inside, for relative PATH entries; NULL: "/" */
+	const char *cwd;       /* inside, for relative PATH entries; NULL: "/" */
+	const char *cache_dir; /* nsb_gate_cache_dir's answer; NULL: no cache */
 };
 void nsb_gate_fs_host_ops(struct nsb_gate_fs_host *h, struct nsb_fs_ops *ret);

@@ -76,6 +76,17 @@ struct nsb_fs_ops {
 				  unsigned long long ino),
 			void *fnud);
 	/*
+	 * Optional: list_dir for the names keep accepts, which the host may
+	 * answer from a cache (gate_fs_cache.c) kept under key, a digest of
+	 * everything keep decides by; fn sees only kept names.  Without it,
+	 * list_dir is asked and keep applied here.
+	 */
+	int (*list_kept)(void *ud, const char *dir, const unsigned char key[32],
+			 bool (*keep)(void *fnud, const char *name),
+			 int (*fn)(void *fnud, const char *name, unsigned char type,
+				   unsigned long long ino),
+			 void *fnud);
+	/*
 	 * Optional: the identity of the host file at path, links followed
 	 * (stat(2): device and inode), so that hard links to a denied file are
 	 * known as that file; 0 or -errno.

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/macro.h"
 #include "base/util.h"
+#include "supervisor/cache_guard.h"
 #include "supervisor/protect_scan.h"
 
 /* A directory waiting for its turn (breadth first). */
@@ -194,6 +197,24 @@ static int cover_hooks_path(struct scan *s, int dfd, const char *rel)
 	    stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	return add_cover(s, real + strlen(src) + 1, NSB_COVER_PROTECT, true);
+}
+
+/* One place where a writable bind reaches nsbox's cache (cache_guard.h):
+ * each folder between the bind's root and it pinned, itself protected. */
+static int guard_cache(void *ud, size_t op, const char *where)
+{
+	struct scan *s = ud;
+	char rel[PATH_MAX];
+	int r = 0;
+
+	snprintf(rel, sizeof(rel), "%s", where);
+	s->op = op;
+	for (char *slash = strchr(rel, '/'); r >= 0 && slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		r = add_cover(s, rel, NSB_COVER_PIN, true);
+		*slash = '/';
+	}
+	return r < 0 ? r : add_cover(s, rel, NSB_COVER_PROTECT, true);
 }
 
 /*
@@ -511,12 +532,18 @@ int nsb_protect_scan(const struct nsb_config *cfg, const struct nsb_gate_policy 
 	bool any = false;
 	int r;
 
+	r = nsb_cache_guard(p, guard_cache, &s, e);
+	if (r < 0)
+		return r;
 	/* Nothing to look for: not one system call. */
 	for (size_t i = 0; i < p->n_ops && !any; i++)
 		any = p->ops[i].user && p->ops[i].kind == NSB_OP_BIND &&
 		      ((!cfg->no_protect && !p->ops[i].readonly) || !cfg->no_mask);
-	if (!any)
+	if (!any) {
+		if (p->n_covers > 1)
+			qsort(p->covers, p->n_covers, sizeof(*p->covers), cmp_cover);
 		return 0;
+	}
 	r = make_rules(cfg, pol, &rules, &mask, e);
 	if (r < 0)
 		return r;

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The deny list's reach, remembered (gate_fs_cache.c, impure): the entries
+ * of a host directory whose names are denied, kept in a file per directory
+ * under the caller's cache directory.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/sha256.h"
+
+enum nsb_cache_where {
+	NSB_CACHE_IN_USE, /* $XDG_CACHE_HOME/nsbox, else ~/.cache/nsbox; none
+			   * when NSBOX_NO_CACHE is set and not empty */
+	NSB_CACHE_XDG,	  /* $XDG_CACHE_HOME/nsbox only */
+	NSB_CACHE_HOME,	  /* ~/.cache/nsbox only: where runs without XDG_CACHE_HOME look */
+};
+
+/* A cache directory; -ENOENT when the variables give none (a relative
+ * value is ignored) or, for NSB_CACHE_IN_USE, when the cache is off. */
+int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz);
+
+/* Create dir (mode 0700), and its parent when missing; 0 or -errno. */
+int nsb_gate_cache_mkdir(const char *dir);
+
+typedef int (*nsb_list_dir_fn)(void *ud, const char *dir,
+			       int (*fn)(void *fnud, const char *name, unsigned char type,
+					 unsigned long long ino),
+			       void *fnud);
+
+/*
+ * Call fn with dir's entries that keep accepts (until fn returns non-zero),
+ * from the cache file when it is dir's as it is now and was made under key,
+ * otherwise from list(NULL, dir, ...), and then store them.  0 or -errno;
+ * -ENOENT: no cache here (no cache_dir, dir gone): the caller lists.
+ */
+int nsb_gate_list_kept_cached(const char *cache_dir, const char *dir,
+			      const unsigned char key[NSB_SHA256_LEN],
+			      bool (*keep)(void *fnud, const char *name),
+			      int (*fn)(void *fnud, const char *name, unsigned char type,
+					unsigned long long ino),
+			      void *fnud, nsb_list_dir_fn list);

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Guarding nsbox's cache (cache_guard.h; supervisor).  Both places a run may
+ * look are guarded, $XDG_CACHE_HOME/nsbox and ~/.cache/nsbox, whether or
+ * not this run uses a cache (NSBOX_NO_CACHE), and with --no-protect too: it
+ * guards nsbox, not the project.  A cache directory missing where a
+ * writable bind reaches it is made first, or the payload could make it; one
+ * that neither exists nor can be made by us cannot be made by the payload
+ * either.  The covers themselves (read-only, folders above pinned so none
+ * can be renamed away and replaced) are the protect scan's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/macro.h"
+#include "base/util.h"
+#include "gate/gate_fs_cache.h"
+#include "supervisor/cache_guard.h"
+
+static int guard_dir(const struct nsb_plan *p, const char *real,
+		     int (*fn)(void *ud, size_t op, const char *rel), void *ud, struct nsb_error *e)
+{
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < p->n_ops; i++) {
+		const struct nsb_mount_op *op = &p->ops[i];
+		if (!op->user || op->kind != NSB_OP_BIND || op->readonly)
+			continue;
+		if (nsb_path_is_under(op->src, real)) {
+			if (strcmp(op->src, real) == 0)
+				nsb_error_setx(e, -EPERM, NSB_STAGE_PLAN,
+					       "'%s' is nsbox's cache directory and cannot be "
+					       "bound writable",
+					       real);
+			else
+				nsb_error_setx(e, -EPERM, NSB_STAGE_PLAN,
+					       "'%s' lies in nsbox's cache directory '%s' and "
+					       "cannot be bound writable",
+					       op->src, real);
+			return nsb_error_hint(e, "bind it with --ro, or point XDG_CACHE_HOME "
+						 "elsewhere");
+		}
+		if (nsb_path_is_under(real, op->src))
+			r = fn(ud, i, real + strlen(op->src) + (strcmp(op->src, "/") != 0));
+	}
+	return r;
+}
+
+int nsb_cache_guard(const struct nsb_plan *p, int (*fn)(void *ud, size_t op, const char *rel),
+		    void *ud, struct nsb_error *e)
+{
+	static const enum nsb_cache_where where[] = {NSB_CACHE_XDG, NSB_CACHE_HOME};
+	char dir[PATH_MAX], real[2][PATH_MAX] = {"", ""};
+	bool writable = false;
+	int r = 0;
+
+	for (size_t i = 0; i < p->n_ops && !writable; i++)
+		writable = p->ops[i].user && p->ops[i].kind == NSB_OP_BIND && !p->ops[i].readonly;
+	for (size_t w = 0; writable && r >= 0 && w < ARRAY_SIZE(where); w++) {
+		if (nsb_gate_cache_dir(where[w], dir, sizeof(dir)) < 0)
+			continue;
+		(void)nsb_gate_cache_mkdir(dir);
+		if (!realpath(dir, real[w])) {
+			real[w][0] = '\0';
+			continue;
+		}
+		if (w == 1 && strcmp(real[0], real[1]) == 0)
+			continue; /* guarded already */
+		r = guard_dir(p, real[w], fn, ud, e);
+	}
+	return r;
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The deny list's reach, remembered across runs (gate/gate_fs_cache.c),
+ * through the real binary: a denied file's other name is refused on the
+ * run that lists its directory and on the next, answered from the cache;
+ * and no payload can write the cache later runs believe: where a writable
+ * bind reaches it, the kernel refuses every write, rename and removal
+ * inside, and a writable bind of the cache directory itself is refused.
+ * As root and as the unprivileged user, with HOME in the project.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* Under /var/tmp: inside, /tmp is the sandbox's own tmpfs (see test_gate.c). */
+__attribute__((constructor)) static void gate_cache_tmpdir(void)
+{
+	setenv("NSBOX_ITEST_TMPDIR", "/var/tmp", 1);
+}
+
+static char home[PATH_MAX];
+
+static void make_home(void)
+{
+	itest_mkdir(&itest_cur, "home");
+	itest_mkdir(&itest_cur, "out");
+	snprintf(home, sizeof(home), "%s", itest_path(&itest_cur, "home"));
+}
+
+/* The cache files under home, as "name:size," entries ("" when none). */
+static void cache_files(char *out, size_t outsz)
+{
+	char dir[PATH_MAX + 32];
+	DIR *dp;
+	struct dirent *de;
+
+	out[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/.cache/nsbox", home);
+	dp = opendir(dir);
+	while (dp && (de = readdir(dp)))
+		if (strncmp(de->d_name, "deny-", 5) == 0)
+			snprintf(out + strlen(out), outsz - strlen(out), "%s,", de->d_name);
+	if (dp)
+		closedir(dp);
+}
+
+NSB_ITEST(gate_cache, an_alias_is_refused_from_the_listing_and_from_the_cache)
+{
+	struct itest_run r;
+	char real[PATH_MAX], files[1024];
+	(void)as_user;
+
+	if (!realpath("/usr/sbin/mkfs.ext4", real) || strcmp(real, "/usr/sbin/mke2fs") != 0)
+		cr_skip_test("this host has no mkfs.ext4 -> mke2fs link");
+	make_home();
+	const struct itest_opts o = {.gate = true, .home = home};
+	for (int i = 0; i < 2; i++) {
+		itest_run(&itest_cur, &o, ITEST_ARGV("--rw", "out", "--", "mke2fs", "out/img"), &r);
+		ITEST_ASSERT_EXIT(&r, 123);
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "denial.rule"), "exec.denylist");
+		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "reason"), "mkfs.");
+		itest_run_close(&r);
+		cache_files(files, sizeof(files));
+		cr_expect(strlen(files) > 0, "run %d left no cache file under %s", i + 1, home);
+	}
+	/* The cache off: the same verdict from the listing alone. */
+	const char *const off[] = {"NSBOX_NO_CACHE=1", NULL};
+	const struct itest_opts o2 = {.gate = true, .home = home, .env = off};
+	itest_run(&itest_cur, &o2, ITEST_ARGV("--rw", "out", "--", "mke2fs", "out/img"), &r);
+	ITEST_ASSERT_EXIT(&r, 123);
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "reason"), "mkfs.");
+	itest_run_close(&r);
+}
+
+/* Every route to the cache, tried by a Python payload. */
+static const char routes_py[] =
+	"import errno, os, sys\n"
+	"home = sys.argv[1]\n"
+	"c = home + '/.cache/nsbox'\n"
+	"def attempt(label, fn):\n"
+	"    try:\n"
+	"        fn()\n"
+	"        print(label + '=ok')\n"
+	"    except OSError as e:\n"
+	"        print(label + '=' + errno.errorcode.get(e.errno, str(e.errno)))\n"
+	"def write(p):\n"
+	"    with open(p, 'w') as f:\n"
+	"        f.write('nsbox dircache 1\\n')\n"
+	"attempt('write_file', lambda: write(c + '/deny-0123456789abcdef0123456789abcdef'))\n"
+	"attempt('rename_cache', lambda: os.rename(c, home + '/.cache/old'))\n"
+	"attempt('rename_parent', lambda: os.rename(home + '/.cache', home + '/old'))\n"
+	"attempt('rmdir_cache', lambda: os.rmdir(c))\n"
+	"attempt('ordinary_write', lambda: write(home + '/notes'))\n";
+
+NSB_ITEST(gate_cache, a_payload_cannot_write_the_cache)
+{
+	struct itest_run r;
+	char cache[PATH_MAX + 64];
+	(void)as_user;
+
+	make_home();
+	itest_write(&itest_cur, "routes.py", routes_py);
+	const struct itest_opts o = {.home = home};
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--rw", "home", "--", "/usr/bin/python3", "routes.py", home), &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write_file"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "rename_cache"), "EBUSY");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "rename_parent"), "EBUSY");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "rmdir_cache"), "EBUSY");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ordinary_write"), "ok");
+	snprintf(cache, sizeof(cache), "%s/.cache/nsbox", home);
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.protected.paths"), cache);
+	itest_run_close(&r);
+	snprintf(cache, sizeof(cache), "%s/.cache/nsbox/deny-0123456789abcdef0123456789abcdef",
+		 home);
+	cr_expect(access(cache, F_OK) != 0, "the payload's file reached the host");
+}
+
+NSB_ITEST(gate_cache, the_guard_holds_without_a_cache_and_without_protect)
+{
+	struct itest_run r;
+	(void)as_user;
+
+	make_home();
+	itest_write(&itest_cur, "routes.py", routes_py);
+	const char *const off[] = {"NSBOX_NO_CACHE=1", NULL};
+	const struct itest_opts o = {.home = home, .env = off};
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--no-protect", "--rw", "home", "--", "/usr/bin/python3", "routes.py",
+			     home),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write_file"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "rename_parent"), "EBUSY");
+	itest_run_close(&r);
+}
+
+NSB_ITEST(gate_cache, a_writable_bind_of_the_cache_itself_is_refused)
+{
+	struct itest_run r;
+	(void)as_user;
+
+	make_home();
+	itest_mkdir(&itest_cur, "home/.cache");
+	itest_mkdir(&itest_cur, "home/.cache/nsbox");
+	const struct itest_opts o = {.home = home};
+	itest_run(&itest_cur, &o, ITEST_ARGV("--rw", "home/.cache/nsbox", "--", "/bin/true"), &r);
+	ITEST_ASSERT_EXIT(&r, 125);
+	ITEST_EXPECT_CONTAINS(&r, r.err, "cache directory");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "XDG_CACHE_HOME");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "plan");
+	itest_run_close(&r);
+	/* Read-only, it is an ordinary bind. */
+	itest_run(&itest_cur, &o, ITEST_ARGV("--ro", "home/.cache/nsbox", "--", "/bin/true"), &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	itest_run_close(&r);
+}

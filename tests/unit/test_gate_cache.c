@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The deny list's reach, remembered (gate/gate_fs_cache.c), against real
+ * directories: what is listed when, what a cache file must be to be
+ * believed, and that a directory changed since is listed again.
+ *
+ * The listing is counted: the function that lists is passed in, so each
+ * test sees whether the cache answered or the directory was read.
+ */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dirent.h>
+
+#include "gate/gate_fs_cache.h"
+#include "gate/gate_input.h"
+#include "unit.h"
+
+static char top[128];	      /* realpath of the temporary directory */
+static char dir[PATH_MAX];    /* the listed directory (settled) */
+static char cache[PATH_MAX];  /* the cache directory */
+static unsigned char key[32]; /* the deny list's digest, as the gate makes it */
+static int listings;	      /* times the directory was read */
+
+static void touch(const char *d, const char *name, mode_t mode)
+{
+	char p[PATH_MAX + 300];
+	snprintf(p, sizeof(p), "%s/%s", d, name);
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, mode);
+	cr_assert(fd >= 0, "create %s", p);
+	close(fd);
+}
+
+/* The test directory: denied names (rm, mkfs.ext4 as a link), others. */
+static void make_dir(const char *d)
+{
+	cr_assert(eq(int, mkdir(d, 0755), 0));
+	touch(d, "rm", 0755);
+	touch(d, "ls", 0755);
+	touch(d, "cat", 0755);
+	char p[PATH_MAX + 300];
+	snprintf(p, sizeof(p), "%s/mkfs.ext4", d);
+	cr_assert(eq(int, symlink("mke2fs", p), 0));
+	touch(d, "mke2fs", 0755);
+}
+
+static void setup(void)
+{
+	char tmpl[] = "/tmp/nsbox-gate-cache-XXXXXX", real[PATH_MAX];
+	cr_assert(mkdtemp(tmpl) != NULL);
+	cr_assert(realpath(tmpl, real) != NULL);
+	cr_assert(strlen(real) < sizeof(top));
+	strcpy(top, real);
+	snprintf(dir, sizeof(dir), "%s/bin", top);
+	snprintf(cache, sizeof(cache), "%s/cache/nsbox", top);
+	make_dir(dir);
+	memset(key, 0x5a, sizeof(key));
+	listings = 0;
+	/* The cache believes only a directory unchanged for a second. */
+	struct timespec ts = {.tv_sec = 1, .tv_nsec = 100 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+}
+
+static void teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	cr_expect(eq(int, system(cmd), 0));
+}
+
+static bool denied(void *ud, const char *name)
+{
+	(void)ud;
+	return strcmp(name, "rm") == 0 || strncmp(name, "mkfs.", 5) == 0;
+}
+
+/* Plain readdir, counted. */
+static int list(void *ud, const char *d,
+		int (*fn)(void *fnud, const char *name, unsigned char type, unsigned long long ino),
+		void *fnud)
+{
+	(void)ud;
+	listings++;
+	DIR *dp = opendir(d);
+	if (!dp)
+		return -errno;
+	struct dirent *de;
+	int r = 0;
+	while (!r && (de = readdir(dp)))
+		r = fn(fnud, de->d_name, de->d_type, de->d_ino);
+	closedir(dp);
+	return r < 0 ? r : 0;
+}
+
+/* What fn saw: the names, sorted by the test's reading order. */
+struct seen {
+	char names[512];
+	unsigned char lnk_type;
+};
+
+static int saw(void *ud, const char *name, unsigned char type, unsigned long long ino)
+{
+	struct seen *s = ud;
+	(void)ino;
+	if (strncmp(name, "mkfs.", 5) == 0)
+		s->lnk_type = type;
+	strncat(s->names, name, sizeof(s->names) - strlen(s->names) - 2);
+	strcat(s->names, ",");
+	return 0;
+}
+
+static bool has(const struct seen *s, const char *name)
+{
+	char want[300];
+	snprintf(want, sizeof(want), "%s,", name);
+	return strstr(s->names, want) != NULL;
+}
+
+static int run(struct seen *s, const unsigned char *k)
+{
+	memset(s, 0, sizeof(*s));
+	return nsb_gate_list_kept_cached(cache, dir, k, denied, saw, s, list);
+}
+
+static void cache_file(char *out, size_t outsz)
+{
+	DIR *dp = opendir(cache);
+	struct dirent *de;
+	cr_assert(dp != NULL, "no cache directory %s", cache);
+	out[0] = '\0';
+	while ((de = readdir(dp)))
+		if (strncmp(de->d_name, "deny-", 5) == 0)
+			snprintf(out, outsz, "%s/%s", cache, de->d_name);
+	closedir(dp);
+	bool found = out[0] != '\0';
+	cr_assert(found, "no cache file in %s", cache);
+}
+
+static bool cache_exists(void)
+{
+	DIR *dp = opendir(cache);
+	struct dirent *de;
+	bool any = false;
+	while (dp && (de = readdir(dp)))
+		any |= strncmp(de->d_name, "deny-", 5) == 0;
+	if (dp)
+		closedir(dp);
+	return any;
+}
+
+TestSuite(gate_cache, .init = setup, .fini = teardown);
+
+Test(gate_cache, lists_once_then_answers_from_the_file)
+{
+	struct seen s;
+
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 1));
+	cr_expect(has(&s, "rm") && has(&s, "mkfs.ext4"), "saw %s", s.names);
+	bool clean = !has(&s, "ls") && !has(&s, "mke2fs");
+	cr_expect(clean, "unkept names passed: %s", s.names);
+
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 1), "the second run read the directory again");
+	cr_expect(has(&s, "rm") && has(&s, "mkfs.ext4"), "from the cache: %s", s.names);
+	cr_expect(eq(u8, s.lnk_type, DT_LNK), "the link's type is kept");
+
+	char f[PATH_MAX + 300];
+	struct stat st;
+	cache_file(f, sizeof(f));
+	cr_assert(eq(int, stat(f, &st), 0));
+	cr_expect(eq(u32, st.st_mode & 07777, 0600));
+	cr_assert(eq(int, stat(cache, &st), 0));
+	cr_expect(eq(u32, st.st_mode & 07777, 0700));
+}
+
+Test(gate_cache, another_deny_list_lists_again)
+{
+	struct seen s;
+	unsigned char other[32];
+
+	memset(other, 0x11, sizeof(other));
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_assert(eq(int, run(&s, other), 0));
+	cr_expect(eq(int, listings, 2), "a file made under another key was believed");
+}
+
+Test(gate_cache, a_new_entry_is_seen)
+{
+	struct seen s;
+
+	cr_assert(eq(int, run(&s, key), 0));
+	touch(dir, "mkfs.xfs", 0755);
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 2));
+	cr_expect(has(&s, "mkfs.xfs"), "the new denied name went unseen: %s", s.names);
+}
+
+Test(gate_cache, a_removed_entry_is_gone)
+{
+	struct seen s;
+	char p[PATH_MAX + 300];
+
+	cr_assert(eq(int, run(&s, key), 0));
+	snprintf(p, sizeof(p), "%s/rm", dir);
+	cr_assert(eq(int, unlink(p), 0));
+	cr_assert(eq(int, run(&s, key), 0));
+	bool gone = !has(&s, "rm");
+	cr_expect(gone, "a removed name came from the cache: %s", s.names);
+}
+
+Test(gate_cache, a_directory_changed_just_now_is_not_stored)
+{
+	struct seen s;
+
+	touch(dir, "fresh", 0644);
+	cr_assert(eq(int, run(&s, key), 0));
+	bool none = !cache_exists();
+	cr_expect(none, "a directory changed within the tick guard was cached");
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 2));
+}
+
+/* Change the cache file's text by a callback, then see it is not believed. */
+static void rewrite(void (*edit)(char *text, size_t room))
+{
+	char f[PATH_MAX + 300], text[4096] = {0};
+	FILE *fp;
+
+	cache_file(f, sizeof(f));
+	fp = fopen(f, "r");
+	cr_assert(fp != NULL);
+	size_t n = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	text[n] = '\0';
+	edit(text, sizeof(text));
+	fp = fopen(f, "w");
+	cr_assert(fp != NULL);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void cut_end(char *text, size_t room)
+{
+	(void)room;
+	char *e = strstr(text, "end\n");
+	cr_assert(e != NULL);
+	*e = '\0';
+}
+
+static void bad_line(char *text, size_t room)
+{
+	char *e = strstr(text, "end\n");
+	cr_assert(e != NULL);
+	snprintf(e, room - (size_t)(e - text), "8 12 a/b\nend\n");
+}
+
+static void other_dir(char *text, size_t room)
+{
+	(void)room;
+	char *d = strstr(text, "\ndir ");
+	cr_assert(d != NULL);
+	d[5] = d[5] == '9' ? '1' : '9'; /* another device number */
+}
+
+static void expect_not_believed(void (*edit)(char *, size_t))
+{
+	struct seen s;
+	cr_assert(eq(int, run(&s, key), 0));
+	rewrite(edit);
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 2), "an edited cache file was believed");
+	cr_expect(has(&s, "rm") && has(&s, "mkfs.ext4"), "saw %s", s.names);
+}
+
+Test(gate_cache, a_file_without_its_end_is_not_believed)
+{
+	expect_not_believed(cut_end);
+}
+
+Test(gate_cache, a_malformed_line_is_not_believed)
+{
+	expect_not_believed(bad_line);
+}
+
+Test(gate_cache, another_directory_s_file_is_not_believed)
+{
+	expect_not_believed(other_dir);
+}
+
+Test(gate_cache, a_file_owned_by_someone_else_is_not_believed)
+{
+	struct seen s;
+	char f[PATH_MAX + 300];
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root to give the file away");
+	cr_assert(eq(int, run(&s, key), 0));
+	cache_file(f, sizeof(f));
+	cr_assert(eq(int, chown(f, 65534, 65534), 0));
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 2), "another user's cache file was believed");
+}
+
+Test(gate_cache, a_link_in_place_of_the_file_is_not_followed)
+{
+	struct seen s;
+	char f[PATH_MAX + 300], moved[PATH_MAX + 320];
+
+	cr_assert(eq(int, run(&s, key), 0));
+	cache_file(f, sizeof(f));
+	snprintf(moved, sizeof(moved), "%s.real", f);
+	cr_assert(eq(int, rename(f, moved), 0));
+	cr_assert(eq(int, symlink(moved, f), 0));
+	cr_assert(eq(int, run(&s, key), 0));
+	cr_expect(eq(int, listings, 2), "a link to a cache file was followed");
+}
+
+Test(gate_cache, no_cache_directory_means_the_caller_lists)
+{
+	struct seen s;
+	memset(&s, 0, sizeof(s));
+	cr_expect(
+		eq(int, nsb_gate_list_kept_cached(NULL, dir, key, denied, saw, &s, list), -ENOENT));
+	cr_expect(eq(int, listings, 0));
+}
+
+Test(gate_cache, where_the_cache_lives)
+{
+	char out[PATH_MAX];
+
+	setenv("XDG_CACHE_HOME", "/x/cache", 1);
+	setenv("HOME", "/home/u", 1);
+	unsetenv("NSBOX_NO_CACHE");
+	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), 0));
+	expect_str(out, "/x/cache/nsbox");
+	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0));
+	expect_str(out, "/home/u/.cache/nsbox");
+	setenv("XDG_CACHE_HOME", "relative/ignored", 1);
+	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), 0));
+	expect_str(out, "/home/u/.cache/nsbox");
+	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_XDG, out, sizeof(out)), -ENOENT));
+	setenv("NSBOX_NO_CACHE", "1", 1);
+	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), -ENOENT));
+	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0),
+		  "the guarded places do not depend on the switch");
+	unsetenv("NSBOX_NO_CACHE");
+	unsetenv("HOME");
+	unsetenv("XDG_CACHE_HOME");
+	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), -ENOENT));
+}
