@@ -126,8 +126,15 @@ as_user() {
 	if [ "$user" = "$(id -un)" ]; then
 		"$@"
 	else
+		# A home of its own, as a real user has: nsbox keeps its cache
+		# there (nsbox(1), FILES).
+		if [ ! -d "$stage/home/$user" ]; then
+			mkdir -p -- "$stage/home/$user"
+			chown -- "$user:" "$stage/home/$user"
+		fi
 		setpriv --reuid="$user" --regid="$user" --init-groups -- \
-			env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/ LANG=C.UTF-8 "$@"
+			env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$stage/home/$user" \
+			LANG=C.UTF-8 "$@"
 	fi
 }
 

@@ -27,8 +27,10 @@ for u in "${users[@]}"; do
 	if [ "$(id -un)" = "$u" ]; then
 		pre=()
 	else
+		mkdir -p -- "$stage/home/$u"
+		chown -- "$u:" "$stage/home/$u"
 		pre=(setpriv --reuid="$u" --regid="$u" --init-groups --
-			env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/ LANG=C.UTF-8)
+			env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$stage/home/$u" LANG=C.UTF-8)
 	fi
 	bench_py memory --runs "$runs" --tag "$u" --payload sleep \
 		--roles nsbox=supervisor,init --roles bwrap=monitor,pid1 -- \
