@@ -367,9 +367,17 @@ _noreturn_ static void finish(const struct nsb_init_args *a, int status)
 	struct rusage self, kids;
 	ssize_t w;
 
-	kill(-1, SIGKILL);
-	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+	/* No child left means no process left: every other one in the
+	 * namespace descends from init, and orphans come back to it.  Then
+	 * kill(-1), which walks every process of the host, is spared. */
+	pid_t left;
+	while ((left = waitpid(-1, NULL, WNOHANG)) > 0)
 		;
+	if (left == 0 || errno != ECHILD) {
+		kill(-1, SIGKILL);
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			;
+	}
 	if (getrusage(RUSAGE_SELF, &self) == 0 && getrusage(RUSAGE_CHILDREN, &kids) == 0) {
 		timeradd(&self.ru_utime, &kids.ru_utime, &fin.utime);
 		timeradd(&self.ru_stime, &kids.ru_stime, &fin.stime);
