@@ -144,6 +144,19 @@ int itest_find_procs(const char *needle, pid_t *pids, int max);
 long long itest_now_ms(void);
 void itest_sleep_ms(long ms);
 
+/*
+ * Python text defining attempt(label, fn): runs fn and prints "label=ok",
+ * or "label=ERRNO" (EROFS, EBUSY, ...) for the OSError it raised.  The
+ * script must import errno first.
+ */
+#define ITEST_PY_ATTEMPT                 \
+	"def attempt(label, fn):\n"      \
+	"    try:\n"                     \
+	"        fn()\n"                 \
+	"        print(label + '=ok')\n" \
+	"    except OSError as e:\n"     \
+	"        print(label + '=' + errno.errorcode.get(e.errno, str(e.errno)))\n"
+
 #define ITEST_ARGV(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* Run nsbox in the current project with default options. */

@@ -55,11 +55,7 @@ static void make_dir(const char *d)
 
 static void setup(void)
 {
-	char tmpl[] = "/tmp/nsbox-gate-cache-XXXXXX", real[PATH_MAX];
-	cr_assert(mkdtemp(tmpl) != NULL);
-	cr_assert(realpath(tmpl, real) != NULL);
-	cr_assert(strlen(real) < sizeof(top));
-	strcpy(top, real);
+	unit_tmpdir("nsbox-gate-cache", top, sizeof(top));
 	snprintf(dir, sizeof(dir), "%s/bin", top);
 	snprintf(cache, sizeof(cache), "%s/cache/nsbox", top);
 	make_dir(dir);

@@ -37,11 +37,7 @@ static void mk(const char *fmt, const char *kind, const char *target)
 
 static void setup(void)
 {
-	char tmpl[] = "/tmp/nsbox-gate-fs-XXXXXX", real[PATH_MAX];
-	cr_assert(mkdtemp(tmpl) != NULL);
-	cr_assert(realpath(tmpl, real) != NULL);
-	cr_assert(strlen(real) < sizeof(top));
-	strcpy(top, real);
+	unit_tmpdir("nsbox-gate-fs", top, sizeof(top));
 	snprintf(proj, sizeof(proj), "%s/proj", top);
 	snprintf(bin, sizeof(bin), "%s/bin", top);
 	mk("proj", "dir", NULL);

@@ -4,6 +4,8 @@
 
 #include <criterion/criterion.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -17,3 +19,15 @@ static inline void expect_str_at(const char *got, const char *want, const char *
 }
 
 #define expect_str(got, want) expect_str_at((got), (want), #got)
+
+/* A new directory under /tmp named prefix-XXXXXX, its realpath in out. */
+static inline void unit_tmpdir(const char *prefix, char *out, size_t outsz)
+{
+	char tmpl[128], real[4096];
+	int n = snprintf(tmpl, sizeof(tmpl), "/tmp/%s-XXXXXX", prefix);
+	cr_assert(n > 0 && (size_t)n < sizeof(tmpl));
+	cr_assert(mkdtemp(tmpl) != NULL, "mkdtemp %s", tmpl);
+	cr_assert(realpath(tmpl, real) != NULL);
+	cr_assert(strlen(real) < outsz, "%s: too long", real);
+	memcpy(out, real, strlen(real) + 1);
+}
