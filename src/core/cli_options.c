@@ -72,6 +72,7 @@ const char nsb_cli_usage[] =
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
+	"  --quiet               no summary line of refused syscalls on stderr\n"
 	"  --help                show this help and exit\n"
 	"  --version             show the version and exit\n"
 	"\n"
@@ -573,6 +574,7 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .hint = "name a built-in profile (default, strict, groups)"},
 	/* Reporting */
 	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
+	{.name = "--quiet", .set = set_flag, FIELD(quiet)},
 	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},
 	{.name = "--version", .set = set_flag, FIELD(version), .stop = true},
 };

@@ -31,6 +31,7 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 	run->cfg = cfg;
 	nsb_result_init(&run->res);
 	nsb_cgroup_reset(&run->cg);
+	nsb_notify_init(&run->notify, &run->bpf);
 	run->sb = (struct nsb_sandbox){.pid = -1,
 				       .pidfd = -1,
 				       .err_rd = -1,
@@ -427,6 +428,37 @@ static int kill_cgroup(void *ud)
 	return nsb_cgroup_kill(ud, NULL);
 }
 
+/*
+ * What the seccomp filter refused: the listener's entries, whether refusals
+ * could be observed at all, a death by SIGSYS (a `kill` rule, decided in
+ * the kernel) named, and one line on stderr unless --quiet.
+ */
+static void record_seccomp(struct nsb_run *run)
+{
+	struct nsb_result *res = &run->res;
+	char line[1024];
+
+	nsb_notify_record(&run->notify, res);
+	res->has_violations_reporting = true;
+	res->violations_reporting = true;
+	if (run->bpf.none) {
+		res->violations_reporting = false;
+		res->violations_reporting_reason = "no seccomp filter (--seccomp none)";
+	} else if (run->bpf.notify && !run->notify.got) {
+		res->violations_reporting = false;
+		res->violations_reporting_reason =
+			res->status == NSB_STATUS_SETUP_FAILED ||
+					res->status == NSB_STATUS_EXEC_FAILED
+				? "the sandbox ended before its seccomp listener reached the supervisor"
+				: "the kernel gave no seccomp listener (Linux before 5.0, or an enclosing sandbox holds one): refusals were answered in the kernel, uncounted";
+	}
+	if (res->status == NSB_STATUS_SIGNALED && res->signal == SIGSYS && !run->bpf.none &&
+	    !res->reason)
+		res->reason = "seccomp";
+	if (!run->cfg->quiet && nsb_notify_summary(&run->notify, line, sizeof(line)))
+		fprintf(stderr, "%s\n", line);
+}
+
 /* Clone and supervise; the record gets what the sandbox enforced and did. */
 static void spawn_and_supervise(struct nsb_run *run)
 {
@@ -452,6 +484,8 @@ static void spawn_and_supervise(struct nsb_run *run)
 	 * freed now, while init builds the sandbox on the other CPU, rather
 	 * than on the way out, after the command. */
 	nsb_gate_policy_free(&run->front.policy);
+	/* Served only where the filter reports (seccomp/filter.h). */
+	nsb_notify_init(&run->notify, &run->bpf);
 	struct nsb_supervise_opts so = {
 		.timeout_ms = cfg->timeout_ms,
 		.kill_after_ms = cfg->kill_after_ms,
@@ -462,6 +496,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.kill_all = run->cg.fd >= 0 ? kill_cgroup : NULL,
 		.kill_ud = &run->cg,
 		.early_exit = run->cg.fd < 0,
+		.notify = run->bpf.notify ? &run->notify : NULL,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	nsb_sandbox_close(&run->sb);
@@ -469,6 +504,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 		nsb_run_fail(run, &e);
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
 		record_enforced(run);
+	record_seccomp(run);
 	finish_cgroup(run);
 	if (cfg->capture) {
 		res->captured = true;
@@ -524,6 +560,7 @@ void nsb_run_destroy(struct nsb_run *run)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
 	nsb_plan_free(&run->plan);
+	nsb_notify_free(&run->notify);
 	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);
 	free(run->cap_out.data);

@@ -1317,6 +1317,7 @@ static const char usage_before_the_table[] =
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
+	"  --quiet               no summary line of refused syscalls on stderr\n"
 	"  --help                show this help and exit\n"
 	"  --version             show the version and exit\n"
 	"\n"
@@ -1354,5 +1355,5 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 39));
+	cr_expect(eq(sz, rows, 40));
 }
