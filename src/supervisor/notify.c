@@ -201,8 +201,10 @@ static int serve_one(struct nsb_notify *nt, struct nsb_error *e)
 		/* ENOENT: its caller died between the wakeup and now. */
 		if (errno == EINTR || errno == ENOENT || errno == EAGAIN)
 			return errno == EAGAIN ? 0 : 1;
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
-				     "receive a seccomp notification");
+		nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
+			      "receive a seccomp notification");
+		return nsb_error_hint(
+			e, "the sandbox was stopped: its refused call could not be answered");
 	}
 	int err = errno_of(nt, &req->data);
 	count(nt, req, err);
@@ -217,9 +219,11 @@ static int serve_one(struct nsb_notify *nt, struct nsb_error *e)
 		/* ENOENT: the caller is gone (killed, or its process exited). */
 		if (errno == ENOENT)
 			return 1;
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
-				     "answer a seccomp notification for '%s'",
-				     nt->n_ent ? nt->ent[nt->last].syscall : "?");
+		nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
+			      "answer a seccomp notification for '%s'",
+			      nt->n_ent ? nt->ent[nt->last].syscall : "?");
+		return nsb_error_hint(
+			e, "the sandbox was stopped: its refused call could not be answered");
 	}
 }
 

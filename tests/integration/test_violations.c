@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -242,4 +244,50 @@ NSB_ITEST(violations, the_pty_and_the_listener_share_the_socket)
 	ITEST_EXPECT_CONTAINS(&r, r.out, "mount EPERM 2");
 	expect_entry(&r, "mount", 2, 2);
 	itest_run_close(&r);
+}
+
+/*
+ * Fault injection: every ioctl of the supervisor fails (strace without -f
+ * traces the supervisor only), so the first notification cannot be received
+ * or answered.  The refused call must not wait forever: the run ends at once
+ * with a clear error, and nothing of the sandbox is left.
+ */
+Test(violations, a_failing_notification_ioctl_ends_the_run_with_an_error, .timeout = 60)
+{
+	const char *nsbox = getenv("NSBOX_BIN"), *probe = getenv("NSBOX_PROBE");
+	char dir[] = "/tmp/nsbox-notify-fault-XXXXXX", cmd[2048], path[96];
+	long long t0;
+
+	if (geteuid() != 0)
+		cr_skip_test("strace fault injection needs root");
+	if (system("strace -V >/dev/null 2>&1") != 0)
+		cr_skip_test("strace is not installed");
+	cr_assert(nsbox && probe, "NSBOX_BIN and NSBOX_PROBE must be set");
+	cr_assert(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd), "cp %s %s/probe", probe, dir);
+	cr_assert(system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && env ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" "
+		 "strace -qq -o /dev/null --inject=ioctl:error=EIO %s --result-fd 3 -- ./probe "
+		 "refuse 1 3>%s/rec.json 2>%s/err.txt >/dev/null",
+		 dir, nsbox, dir, dir);
+	t0 = itest_now_ms();
+	int st = system(cmd);
+	bool exited = WIFEXITED(st);
+	cr_assert(exited, "nsbox did not exit");
+	cr_expect(itest_now_ms() - t0 < 30000, "the run took %lld ms", itest_now_ms() - t0);
+	snprintf(path, sizeof(path), "%s/err.txt", dir);
+	char *err = itest_slurp(path);
+	snprintf(path, sizeof(path), "%s/rec.json", dir);
+	char *rec = itest_slurp(path);
+	cr_expect(eq(int, WEXITSTATUS(st), 125), "exit status; stderr: %s", err);
+	cr_expect(strstr(err, "nsbox: ") == err && strstr(err, "seccomp notification"),
+		  "message: %s", err);
+	cr_expect(strstr(rec, "seccomp notification") != NULL, "record: %s", rec);
+	pid_t pids[4];
+	cr_expect(itest_find_procs(dir, pids, 4) == 0, "a process of the sandbox survived");
+	free(err);
+	free(rec);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect(system(cmd) == 0);
 }
