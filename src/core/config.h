@@ -124,7 +124,8 @@ struct nsb_config {
 	bool no_mask;	 /* --no-mask */
 	bool rw_git;	 /* --rw-git */
 
-	bool quiet; /* --quiet: no summary line of seccomp refusals on stderr */
+	bool quiet;		   /* --quiet: no summary line of seccomp refusals on stderr */
+	const char *seccomp_learn; /* --seccomp-learn FILE */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

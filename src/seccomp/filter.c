@@ -357,6 +357,12 @@ int nsb_seccomp_install_listener(const struct nsb_bpf *b, int *ret_listener, str
 	 * task).  The same refusals, answered by the kernel, unreported. */
 	if (r != -EINVAL && r != -EBUSY)
 		return r;
+	/* Without a listener the learning program would answer every call
+	 * "success" without running it. */
+	if (b->learn)
+		return nsb_error_hint(
+			e,
+			"--seccomp-learn needs seccomp user notification (Linux 5.5 or later, not nested in a sandbox that has a listener)");
 	*e = (struct nsb_error){0};
 	return install_without_listener(b, e);
 }

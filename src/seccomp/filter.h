@@ -59,6 +59,9 @@ struct nsb_bpf {
 	 * `quiet`, and such a default) to a listener: SECCOMP_RET_USER_NOTIF
 	 * with the errno in the data bits (filter.c says why). */
 	bool notify;
+	/* --seccomp-learn's program (learn.h): every call is notified and let
+	 * continue; never installed without a listener. */
+	bool learn;
 };
 
 /* The native arch's AUDIT_ARCH_ value (seccomp_arch_native(), without

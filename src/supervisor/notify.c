@@ -45,7 +45,9 @@ int nsb_notify_take(struct nsb_notify *nt, int fd, struct nsb_error *e)
 				: sizeof(struct seccomp_notif_resp);
 	nt->req = calloc(1, nt->req_size);
 	nt->resp = calloc(1, nt->resp_size);
-	if (!nt->req || !nt->resp)
+	if (nt->bpf->learn)
+		nt->learned = calloc(1, sizeof(*nt->learned));
+	if (!nt->req || !nt->resp || (nt->bpf->learn && !nt->learned))
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_SUPERVISE, "seccomp listener");
 	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
@@ -206,11 +208,22 @@ static int serve_one(struct nsb_notify *nt, struct nsb_error *e)
 		return nsb_error_hint(
 			e, "the sandbox was stopped: its refused call could not be answered");
 	}
-	int err = errno_of(nt, &req->data);
-	count(nt, req, err);
 	memset(resp, 0, nt->resp_size);
 	resp->id = req->id;
-	resp->error = -err;
+	if (nt->learned) {
+		/* Learning: seen, counted, run as if no filter were there. */
+		if (req->data.nr >= 0 && req->data.nr < NSB_LEARN_MAX_NR) {
+			nt->learned->used[req->data.nr] = true;
+			nt->learned->counts[req->data.nr]++;
+		} else {
+			nt->learned->other++;
+		}
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	} else {
+		int err = errno_of(nt, &req->data);
+		count(nt, req, err);
+		resp->error = -err;
+	}
 	for (;;) {
 		if (ioctl(nt->fd, SECCOMP_IOCTL_NOTIF_SEND, resp) == 0)
 			return 1;
@@ -310,6 +323,8 @@ void nsb_notify_free(struct nsb_notify *nt)
 	free(nt->resp);
 	free(nt->ent);
 	free(nt->ent_err);
+	free(nt->learned);
+	nt->learned = NULL;
 	nt->req = nt->resp = NULL;
 	nt->ent = NULL;
 	nt->ent_err = NULL;

@@ -22,6 +22,7 @@
 #include "base/error.h"
 #include "core/result.h"
 #include "seccomp/filter.h"
+#include "supervisor/learn.h"
 
 struct nsb_notify {
 	int fd;			   /* the listener, -1 until it arrives and once it is done */
@@ -36,6 +37,9 @@ struct nsb_notify {
 	size_t last; /* the entry hit last: a loop of one refused call finds it at once */
 	uint64_t unlisted;
 	uint64_t total; /* every reported refusal */
+	/* --seccomp-learn: the counts (learn.h), allocated when the
+	 * listener arrives; every call is let continue. */
+	struct nsb_learned *learned;
 };
 
 /* Nothing allocated, no syscall: a run that never gets a listener pays

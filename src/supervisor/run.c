@@ -16,6 +16,7 @@
 #include "core/dac.h"
 #include "sandbox/init.h"
 #include "base/path_search.h"
+#include "supervisor/learn.h"
 #include "supervisor/run.h"
 #include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
@@ -131,8 +132,16 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 static int setup_seccomp(struct nsb_run *run, struct nsb_error *e)
 {
 	const struct nsb_config *cfg = run->cfg;
-	int r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
+	int r;
 
+	if (cfg->seccomp_learn) {
+		if (cfg->seccomp || cfg->seccomp_export)
+			return nsb_error_setx(
+				e, -EINVAL, NSB_STAGE_USAGE,
+				"--seccomp-learn runs without a profile: it cannot go with --seccomp or --seccomp-export");
+		return nsb_seccomp_learn_program(&run->bpf, e);
+	}
+	r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
 	if (r < 0)
 		return r;
 	/* The unmapped-ids filter needs the ids the sandbox maps, which only a
@@ -441,7 +450,11 @@ static void record_seccomp(struct nsb_run *run)
 	nsb_notify_record(&run->notify, res);
 	res->has_violations_reporting = true;
 	res->violations_reporting = true;
-	if (run->bpf.none) {
+	if (run->bpf.learn) {
+		res->violations_reporting = false;
+		res->violations_reporting_reason =
+			"learning (--seccomp-learn): every call was allowed and counted";
+	} else if (run->bpf.none) {
 		res->violations_reporting = false;
 		res->violations_reporting_reason = "no seccomp filter (--seccomp none)";
 	} else if (run->bpf.notify && !run->notify.got) {
@@ -457,6 +470,55 @@ static void record_seccomp(struct nsb_run *run)
 		res->reason = "seccomp";
 	if (!run->cfg->quiet && nsb_notify_summary(&run->notify, line, sizeof(line)))
 		fprintf(stderr, "%s\n", line);
+}
+
+/* --seccomp-learn FILE: what the run used, merged with FILE, written in
+ * place (a temporary file renamed over it). */
+static int write_learned(struct nsb_run *run, struct nsb_error *e)
+{
+	const char *path = run->cfg->seccomp_learn;
+	struct nsb_learned *l = run->notify.learned;
+	char tmp[NSB_MAX_PATH + 16], what[256];
+	size_t len = 0;
+
+	if (!l)
+		return nsb_error_setx(
+			e, -EPROTO, NSB_STAGE_SECCOMP,
+			"--seccomp-learn '%s': the run's seccomp listener never arrived", path);
+	l->runs = 1;
+	int r = nsb_learn_merge(path, l, e);
+	if (r < 0)
+		return r;
+	for (int i = 0; i < run->cfg->cmd_argc && len + 1 < sizeof(what); i++) {
+		int n = snprintf(what + len, sizeof(what) - len, "%s%s", i ? " " : "",
+				 run->cfg->cmd_argv[i]);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	for (char *c = what; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	if (snprintf(tmp, sizeof(tmp), "%s.nsbox-tmp", path) >= (int)sizeof(tmp))
+		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_SECCOMP,
+				      "--seccomp-learn: path is too long");
+	FILE *f = fopen(tmp, "we");
+	if (!f)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SECCOMP, "--seccomp-learn '%s'",
+				     tmp);
+	r = nsb_learn_write(f, l, what, e);
+	if (fclose(f) != 0 && r >= 0)
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SECCOMP, "--seccomp-learn '%s'",
+				  tmp);
+	if (r >= 0 && rename(tmp, path) < 0)
+		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SECCOMP,
+				  "--seccomp-learn: rename '%s' to '%s'", tmp, path);
+	if (r < 0)
+		unlink(tmp);
+	else if (!run->cfg->quiet)
+		fprintf(stderr, "nsbox: learned the run's syscalls into '%s' (%u run%s)\n", path,
+			l->runs, l->runs == 1 ? "" : "s");
+	return r;
 }
 
 /* Clone and supervise; the record gets what the sandbox enforced and did. */
@@ -505,6 +567,9 @@ static void spawn_and_supervise(struct nsb_run *run)
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
 		record_enforced(run);
 	record_seccomp(run);
+	if (run->bpf.learn && r >= 0 && res->status != NSB_STATUS_SETUP_FAILED &&
+	    write_learned(run, &e) < 0)
+		nsb_run_fail(run, &e);
 	finish_cgroup(run);
 	if (cfg->capture) {
 		res->captured = true;
