@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -120,6 +121,29 @@ size_t nsb_seccomp_unnotify(struct sock_filter *insns, size_t n)
 			hits++;
 		}
 	return hits;
+}
+
+void nsb_seccomp_keep_handoff(struct nsb_bpf *b)
+{
+	/* The calls as nsb_fd_send and close make them (the message's
+	 * address is not known here: no profile rule can judge it anyway). */
+	const struct seccomp_data calls[] = {
+		{.nr = SYS_sendmsg, .arch = nsb_seccomp_arch(), .args = {3, 0, MSG_NOSIGNAL}},
+		{.nr = SYS_close, .arch = nsb_seccomp_arch(), .args = {3}},
+	};
+
+	if (b->none || !b->notify || b->learn)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
+		uint32_t ret =
+			nsb_bpf_eval(b->insns, b->n_insns, &calls[i]) & SECCOMP_RET_ACTION_FULL;
+		if (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_LOG) {
+			nsb_seccomp_unnotify(b->insns, b->n_insns);
+			b->notify = false;
+			b->handoff_refused = true;
+			return;
+		}
+	}
 }
 
 /* seccomp_export_bpf() only writes to an fd (libseccomp 2.5 has no in-memory

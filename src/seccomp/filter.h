@@ -62,6 +62,9 @@ struct nsb_bpf {
 	/* --seccomp-learn's program (learn.h): every call is notified and let
 	 * continue; never installed without a listener. */
 	bool learn;
+	/* notify was dropped: the profile refuses sendmsg or close, with which
+	 * init hands the listener over (nsb_seccomp_keep_handoff). */
+	bool handoff_refused;
 };
 
 /* The native arch's AUDIT_ARCH_ value (seccomp_arch_native(), without
@@ -120,6 +123,16 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e);
  * enclosing sandbox): then every notification is installed as its errno.
  */
 int nsb_seccomp_install_listener(const struct nsb_bpf *b, int *ret_listener, struct nsb_error *e);
+
+/*
+ * init hands the listener to the supervisor with sendmsg and close, after
+ * the filter is on and before anything can be answered: a program that
+ * would notify (or refuse) those calls could never be served.  For such a
+ * program, turn its notifications back into plain errno returns, clear
+ * notify and set handoff_refused (the record says why nothing is reported).
+ * Call before nsb_seccomp_bind_ids.  Pure.
+ */
+void nsb_seccomp_keep_handoff(struct nsb_bpf *b);
 
 /* Turn every SECCOMP_RET_USER_NOTIF return of insns into the
  * SECCOMP_RET_ERRNO its data carries; returns how many.  Pure. */

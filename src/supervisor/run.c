@@ -144,6 +144,7 @@ static int setup_seccomp(struct nsb_run *run, struct nsb_error *e)
 	r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
 	if (r < 0)
 		return r;
+	nsb_seccomp_keep_handoff(&run->bpf);
 	/* The unmapped-ids filter needs the ids the sandbox maps, which only a
 	 * run has (a commandless --seccomp-export writes the profile alone). */
 	if (cfg->cmd_argv) {
@@ -457,6 +458,10 @@ static void record_seccomp(struct nsb_run *run)
 	} else if (run->bpf.none) {
 		res->violations_reporting = false;
 		res->violations_reporting_reason = "no seccomp filter (--seccomp none)";
+	} else if (run->bpf.handoff_refused) {
+		res->violations_reporting = false;
+		res->violations_reporting_reason =
+			"the profile refuses sendmsg or close, with which the sandbox hands its seccomp listener over: refusals were answered in the kernel, uncounted";
 	} else if (run->bpf.notify && !run->notify.got) {
 		res->violations_reporting = false;
 		res->violations_reporting_reason =

@@ -291,3 +291,21 @@ Test(violations, a_failing_notification_ioctl_ends_the_run_with_an_error, .timeo
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	cr_expect(system(cmd) == 0);
 }
+
+NSB_ITEST(violations, a_profile_refusing_the_handoff_still_runs_unreported)
+{
+	struct itest_run r;
+
+	/* init hands the listener over with sendmsg: a profile that refuses
+	 * it gets its refusals answered in the kernel, and the run goes on. */
+	itest_write(&itest_cur, "nosend.profile",
+		    "default allow\nsendmsg errno EPERM\nkeyctl errno EPERM\n");
+	ITEST_RUN(&r, "--seccomp", itest_path(&itest_cur, "nosend.profile"), "--", "./probe",
+		  "refuse", "1");
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "keyctl EPERM 1\n");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "violations"), "[]");
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "violations_reporting"), "false");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "violations_reporting_reason"), "sendmsg or close");
+	itest_run_close(&r);
+}

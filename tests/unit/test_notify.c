@@ -254,3 +254,30 @@ Test(notify, the_record_lists_each_entry_and_the_unlisted_count)
 		  "%s", json);
 	free(json);
 }
+
+Test(notify, a_profile_refusing_the_handoff_is_installed_plain)
+{
+	struct nsb_profile *p = NULL;
+	struct nsb_error e = {0};
+	struct nsb_bpf b = {0};
+
+	cr_assert(eq(int,
+		     parse_text("default allow\nclose errno EPERM\nmount errno EPERM\n", &p, &e),
+		     0),
+		  "%s", e.message);
+	cr_assert(eq(int, nsb_seccomp_compile(p, &b, &e), 0), "%s", e.message);
+	cr_expect(b.notify);
+	nsb_seccomp_keep_handoff(&b);
+	cr_expect(not(b.notify));
+	cr_expect(b.handoff_refused);
+	cr_expect(eq(u32, eval(&b, AUDIT_ARCH_X86_64, SYS_mount, 0), ERRNO(EPERM)));
+	nsb_bpf_free(&b);
+	nsb_profile_free(p);
+
+	/* the built-in profiles allow both */
+	b = load("strict");
+	nsb_seccomp_keep_handoff(&b);
+	cr_expect(b.notify);
+	cr_expect(not(b.handoff_refused));
+	nsb_bpf_free(&b);
+}
