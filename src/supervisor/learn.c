@@ -197,6 +197,8 @@ int nsb_learn_write(FILE *out, const struct nsb_learned *l, const char *what, st
 
 	if (r < 0)
 		return r;
+	if (!groups)
+		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE, "no built-in groups");
 	fprintf(out,
 		"# Learned by nsbox --seccomp-learn from %u run%s, the last: %s\n"
 		"# It covers only the paths those runs took: a branch they never reached\n"
