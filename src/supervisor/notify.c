@@ -316,7 +316,7 @@ int nsb_notify_summary(const struct nsb_notify *nt, char *buf, size_t size)
 	return 1;
 }
 
-void nsb_notify_free(struct nsb_notify *nt)
+void nsb_notify_close(struct nsb_notify *nt)
 {
 	nsb_closep(&nt->fd);
 	free(nt->req);

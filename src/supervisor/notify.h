@@ -10,7 +10,13 @@
  *   nsb_notify_take(&nt, listener);     // the fd from init (SCM_RIGHTS)
  *   ... poll nt.fd; on POLLIN/POLLHUP: nsb_notify_serve(&nt, &e) ...
  *   nsb_notify_record(&nt, res);        // the record's entries
- *   nsb_notify_free(&nt);
+ *   nsb_notify_close(&nt);
+ *
+ * SECCOMP_IOCTL_NOTIF_ID_VALID is asked where it matters: after reading a
+ * caller's /proc/PID/status for a new entry and before answering, so that a
+ * pid reused meanwhile is never named.  Answering itself needs no check: the
+ * kernel matches the answer to the waiting call by id, and an id whose
+ * caller is gone gets ENOENT, which is not an error here.
  */
 #pragma once
 
@@ -57,13 +63,13 @@ int nsb_notify_take(struct nsb_notify *nt, int fd, struct nsb_error *e);
  */
 int nsb_notify_serve(struct nsb_notify *nt, struct nsb_error *e);
 
-/* Point res at the entries (which stay owned by nt until nsb_notify_free). */
+/* Point res at the entries (which stay owned by nt until nsb_notify_close). */
 void nsb_notify_record(const struct nsb_notify *nt, struct nsb_result *res);
 
 /* The one stderr line for the end of a run; 0 when nothing was refused. */
 int nsb_notify_summary(const struct nsb_notify *nt, char *buf, size_t size);
 
-void nsb_notify_free(struct nsb_notify *nt);
+void nsb_notify_close(struct nsb_notify *nt);
 
 /* Pure: the in-sandbox thread-group id (NStgid's last field) and Name of a
  * /proc/PID/status text; -1/"" when absent. */

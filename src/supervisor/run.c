@@ -542,7 +542,7 @@ void nsb_run_destroy(struct nsb_run *run)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
 	nsb_plan_free(&run->plan);
-	nsb_notify_free(&run->notify);
+	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);
 	free(run->cap_out.data);
