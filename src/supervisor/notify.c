@@ -28,12 +28,22 @@ void nsb_notify_init(struct nsb_notify *nt, const struct nsb_bpf *bpf)
 
 int nsb_notify_take(struct nsb_notify *nt, int fd, struct nsb_error *e)
 {
-	struct seccomp_notif_sizes sizes = {0};
-
 	nt->fd = fd;
 	nt->got = true;
 	clock_gettime(CLOCK_MONOTONIC, &nt->t0);
-	/* The kernel's structs may be larger than ours: allocate its sizes. */
+	/* Nothing else until the first notification: most runs never get
+	 * one, and their launch pays for nothing more.  (No O_NONBLOCK: the
+	 * kernel's RECV ignores it; serve polls before each RECV instead.) */
+	(void)e;
+	return 0;
+}
+
+/* Buffers of the kernel's sizes (they may be larger than ours), at the first
+ * notification. */
+static int prepare(struct nsb_notify *nt, struct nsb_error *e)
+{
+	struct seccomp_notif_sizes sizes = {0};
+
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
 				     "ask the kernel for the seccomp notification sizes");
@@ -49,9 +59,6 @@ int nsb_notify_take(struct nsb_notify *nt, int fd, struct nsb_error *e)
 		nt->learned = calloc(1, sizeof(*nt->learned));
 	if (!nt->req || !nt->resp || (nt->bpf->learn && !nt->learned))
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_SUPERVISE, "seccomp listener");
-	if (fcntl(fd, F_SETFL, O_NONBLOCK) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
-				     "make the seccomp listener non-blocking");
 	return 0;
 }
 
@@ -195,6 +202,11 @@ static int errno_of(const struct nsb_notify *nt, const struct seccomp_data *d)
  * when none was pending, -errno (e set) when the listener failed. */
 static int serve_one(struct nsb_notify *nt, struct nsb_error *e)
 {
+	if (!nt->req) {
+		int r = prepare(nt, e);
+		if (r < 0)
+			return r;
+	}
 	struct seccomp_notif *req = nt->req;
 	struct seccomp_notif_resp *resp = nt->resp;
 

@@ -57,7 +57,9 @@ int nsb_run_write_learned(struct nsb_run *run, struct nsb_error *e)
 	char tmp[NSB_MAX_PATH + 16], what[256] = "";
 	size_t len = 0;
 
-	if (!l)
+	/* The listener arrived and saw init's own calls at least, or the
+	 * run is not the one learning meant. */
+	if (!run->notify.got || !l)
 		return nsb_error_setx(
 			e, -EPROTO, NSB_STAGE_SECCOMP,
 			"--seccomp-learn '%s': the run's seccomp listener never arrived", path);
