@@ -207,6 +207,8 @@ static int serve_one(struct nsb_notify *nt, struct nsb_error *e)
 		if (r < 0)
 			return r;
 	}
+	if (!nt->req || !nt->resp)
+		return -ENOMEM; /* (prepare said so already) */
 	struct seccomp_notif *req = nt->req;
 	struct seccomp_notif_resp *resp = nt->resp;
 
