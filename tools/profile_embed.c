@@ -124,9 +124,11 @@ static void write_entry(FILE *out, const struct entry *en)
 		fprintf(out,
 			",\n\t\t.n_insns = %zu,\n\t\t.arch = 0x%08xu,\n\t\t.sha256 = \"%s\",\n"
 			"\t\t.default_action = \"%s\",\n\t\t.ids_action = \"%s\",\n"
-			"\t\t.ids_act = {.kind = %d, .errno_value = %d},\n",
+			"\t\t.ids_act = {.kind = %d, .errno_value = %d},\n"
+			"\t\t.notify = %s,\n",
 			b->n_insns, seccomp_arch_native(), b->sha256, b->default_action,
-			b->ids_action, (int)b->ids_act.kind, b->ids_act.errno_value);
+			b->ids_action, (int)b->ids_act.kind, b->ids_act.errno_value,
+			b->notify ? "true" : "false");
 	}
 	fputs("\t},\n", out);
 }

@@ -69,9 +69,11 @@ const char nsb_cli_usage[] =
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
 	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
+	"  --seccomp-learn FILE  allow and count every syscall, then write a profile to FILE\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
+	"  --quiet               no summary line of refused syscalls on stderr\n"
 	"  --help                show this help and exit\n"
 	"  --version             show the version and exit\n"
 	"\n"
@@ -571,8 +573,14 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 FIELD(print_profile),
 	 .what = "invalid profile name",
 	 .hint = "name a built-in profile (default, strict, groups)"},
+	{.name = "--seccomp-learn",
+	 .metavar = "FILE",
+	 .set = set_path,
+	 FIELD(seccomp_learn),
+	 .what = "invalid file name"},
 	/* Reporting */
 	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
+	{.name = "--quiet", .set = set_flag, FIELD(quiet)},
 	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},
 	{.name = "--version", .set = set_flag, FIELD(version), .stop = true},
 };

@@ -52,7 +52,7 @@ struct nsb_cli_option {
 };
 
 /* The rows, in --help order. */
-#define NSB_CLI_N_OPTIONS 39
+#define NSB_CLI_N_OPTIONS 41
 extern const struct nsb_cli_option nsb_cli_options[];
 
 /* Fill e (stage "usage") with the message and the hint (or none); err is a

@@ -123,6 +123,9 @@ struct nsb_config {
 	bool no_protect; /* --no-protect */
 	bool no_mask;	 /* --no-mask */
 	bool rw_git;	 /* --rw-git */
+
+	bool quiet;		   /* --quiet: no summary line of seccomp refusals on stderr */
+	const char *seccomp_learn; /* --seccomp-learn FILE */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

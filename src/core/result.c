@@ -349,7 +349,12 @@ static void put_findings(struct nsb_json *j, const struct nsb_result *r)
 		nsb_json_uint(j, r->violations[i].count);
 		nsb_json_end_object(j);
 	}
+	nsb_result_put_seccomp(j, r);
 	nsb_json_end_array(j);
+	if (r->has_violations_reporting) {
+		put_bool(j, "violations_reporting", r->violations_reporting);
+		put_str(j, "violations_reporting_reason", r->violations_reporting_reason);
+	}
 
 	if (!r->n_warnings)
 		return;

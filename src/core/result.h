@@ -95,6 +95,23 @@ struct nsb_enforced {
 	const char *masked_paths[NSB_RECORD_MAX_COVER_PATHS];
 };
 
+/* A syscall the seccomp filter refused and reported (supervisor/notify.h):
+ * one per syscall and action, with its first occurrence. */
+#define NSB_RESULT_MAX_SECCOMP 256
+struct nsb_seccomp_violation {
+	char syscall[32]; /* "mount"; "?" when libseccomp has no name */
+	int nr;
+	char action[48]; /* "errno EPERM" */
+	uint64_t count;
+	/* The first call: pid and comm as seen inside the sandbox (pid -1 and
+	 * comm "" when the caller was gone before they could be read), its
+	 * six arguments, milliseconds since the supervisor started waiting. */
+	int pid;
+	char comm[16];
+	uint64_t args[6];
+	int64_t ms;
+};
+
 struct nsb_result {
 	enum nsb_status status;
 	bool exit_code_set; /* false: "exit_code": null */
@@ -149,7 +166,23 @@ struct nsb_result {
 	/* The front gate judged the command: "gate": {"metachar": mode}, the
 	 * shell.metachar mode ("syntax", "strict", "off").  NULL: no "gate". */
 	const char *gate_metachar;
+
+	/* Seccomp refusals reported to the supervisor: appended to
+	 * "violations" as {"kind": "seccomp", ...}; refused calls of syscalls
+	 * past the bound as one {"kind": "seccomp_unlisted", "count"}. */
+	const struct nsb_seccomp_violation *seccomp_violations;
+	size_t n_seccomp_violations;
+	uint64_t seccomp_unlisted;
+	/* "violations_reporting" (and its reason), written when set: whether
+	 * seccomp refusals were observed, and why not. */
+	bool has_violations_reporting;
+	bool violations_reporting;
+	const char *violations_reporting_reason;
 };
+
+struct nsb_json;
+/* The seccomp entries of "violations" (result_seccomp.c), into the open array. */
+void nsb_result_put_seccomp(struct nsb_json *j, const struct nsb_result *r);
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */
 void nsb_result_init(struct nsb_result *r);

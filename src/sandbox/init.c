@@ -170,7 +170,7 @@ static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_er
 	r = nsb_fd_send(a->pty_wr, master);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_PTY, "hand the pty to the supervisor");
-	close(a->pty_wr);
+	/* The socket stays open for the seccomp listener (init_lock_down). */
 
 	/* Out of the caller's process group and session (see below). */
 	if (setsid() < 0)
@@ -280,9 +280,36 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 	return 0;
 }
 
-/* No capabilities, no_new_privs, the seccomp filter, a session of its own. */
-static int init_lock_down(const struct nsb_plan *p, int slave, struct nsb_error *e)
+/*
+ * The filter, with its listener when it has notifications: the listener goes
+ * to the supervisor, which answers every reported refusal from then on, and
+ * init keeps no copy (nor does the payload).  Between the install and the
+ * handoff init only calls sendmsg and close, which no profile may notify:
+ * the supervisor cannot answer before it has the listener.  When the kernel
+ * gives no listener, the socket closes without one and the supervisor
+ * records that refusals are not reported.
+ */
+static int init_seccomp(const struct nsb_init_args *a, struct nsb_error *e)
 {
+	int listener = -1, r;
+
+	r = nsb_seccomp_install_listener(a->plan->seccomp, &listener, e);
+	if (r < 0)
+		return r;
+	if (listener >= 0) {
+		r = nsb_fd_send(a->pty_wr, listener);
+		close(listener);
+		if (r < 0)
+			return nsb_error_set(e, r, NSB_STAGE_SECCOMP,
+					     "hand the seccomp listener to the supervisor");
+	}
+	return 0;
+}
+
+/* No capabilities, no_new_privs, the seccomp filter, a session of its own. */
+static int init_lock_down(const struct nsb_init_args *a, int slave, struct nsb_error *e)
+{
+	const struct nsb_plan *p = a->plan;
 	int r;
 
 	/* init keeps nothing the payload could borrow: all capability sets
@@ -306,11 +333,15 @@ static int init_lock_down(const struct nsb_plan *p, int slave, struct nsb_error 
 	 * nsbox's own openat2 (mount.c) has run by now: the shipped profiles
 	 * answer it ENOSYS.
 	 */
-	if (p->seccomp) {
+	if (p->seccomp && p->seccomp->notify && a->pty_wr >= 0)
+		r = init_seccomp(a, e);
+	else if (p->seccomp)
 		r = nsb_seccomp_install(p->seccomp, e);
-		if (r < 0)
-			return r;
-	}
+	if (r < 0)
+		return r;
+	/* Everything for the supervisor has been sent: its EOF says so. */
+	if (a->pty_wr >= 0)
+		close(a->pty_wr);
 
 	/* Out of the caller's process group: a terminal's ^C reaches the
 	 * supervisor only, which forwards it once.  (open_pty did it already.) */
@@ -434,8 +465,7 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	int sfd, slave = -1;
 
 	init_attach(a);
-	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 ||
-	    init_lock_down(a->plan, slave, &e) < 0)
+	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 || init_lock_down(a, slave, &e) < 0)
 		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	sfd = init_signals(&e);
 	if (sfd < 0)

@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/filter.h>
@@ -29,6 +30,7 @@ struct nsb_builtin_profile {
 	const char *default_action;
 	const char *ids_action; /* "" without unmapped-ids */
 	struct nsb_action ids_act;
+	bool notify; /* struct nsb_bpf's notify */
 };
 
 extern const struct nsb_builtin_profile nsb_builtin_profiles[];

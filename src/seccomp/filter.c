@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -43,12 +44,24 @@ uint32_t nsb_seccomp_arch(void)
 
 /* ---- compiling --------------------------------------------------------- */
 
-static uint32_t scmp_action(const struct nsb_action *a)
+/*
+ * A reported refusal (an errno action without `quiet`) is compiled as
+ * SCMP_ACT_TRACE(errno), an action no profile can ask for, and every such
+ * return is then rewritten to SECCOMP_RET_USER_NOTIF with the errno kept in
+ * its data bits (mark_notify): the kernel ignores them for USER_NOTIF, the
+ * supervisor reads them back by running the program on the notification's
+ * data (nsb_bpf_eval), and without a listener they turn the return back into
+ * the very ERRNO it stands for (nsb_seccomp_unnotify).  libseccomp 2.5 can
+ * give USER_NOTIF no data, hence the stand-in.
+ */
+static uint32_t scmp_action(const struct nsb_action *a, bool notify)
 {
 	switch (a->kind) {
 	case NSB_ACTION_ALLOW:
 		return SCMP_ACT_ALLOW;
 	case NSB_ACTION_ERRNO:
+		if (notify && !a->quiet)
+			return SCMP_ACT_TRACE((uint32_t)a->errno_value);
 		return SCMP_ACT_ERRNO((uint32_t)a->errno_value);
 	case NSB_ACTION_KILL:
 		/* The whole process: killing one thread of a multi-threaded
@@ -81,6 +94,56 @@ static enum scmp_compare scmp_op(enum nsb_cmp op)
 		return SCMP_CMP_MASKED_EQ;
 	}
 	return _SCMP_CMP_MIN;
+}
+
+/* The stand-ins (scmp_action) become user notifications; returns how many. */
+static size_t mark_notify(struct sock_filter *insns, size_t n)
+{
+	size_t hits = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (insns[i].code == (BPF_RET | BPF_K) &&
+		    (insns[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE) {
+			insns[i].k = SECCOMP_RET_USER_NOTIF | (insns[i].k & SECCOMP_RET_DATA);
+			hits++;
+		}
+	return hits;
+}
+
+size_t nsb_seccomp_unnotify(struct sock_filter *insns, size_t n)
+{
+	size_t hits = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (insns[i].code == (BPF_RET | BPF_K) &&
+		    (insns[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF) {
+			insns[i].k = SECCOMP_RET_ERRNO | (insns[i].k & SECCOMP_RET_DATA);
+			hits++;
+		}
+	return hits;
+}
+
+void nsb_seccomp_keep_handoff(struct nsb_bpf *b)
+{
+	/* The calls as nsb_fd_send and close make them (the message's
+	 * address is not known here: no profile rule can judge it anyway). */
+	const struct seccomp_data calls[] = {
+		{.nr = SYS_sendmsg, .arch = nsb_seccomp_arch(), .args = {3, 0, MSG_NOSIGNAL}},
+		{.nr = SYS_close, .arch = nsb_seccomp_arch(), .args = {3}},
+	};
+
+	if (b->none || !b->notify || b->learn)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
+		uint32_t ret =
+			nsb_bpf_eval(b->insns, b->n_insns, &calls[i]) & SECCOMP_RET_ACTION_FULL;
+		if (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_LOG) {
+			nsb_seccomp_unnotify(b->insns, b->n_insns);
+			b->notify = false;
+			b->handoff_refused = true;
+			return;
+		}
+	}
 }
 
 /* seccomp_export_bpf() only writes to an fd (libseccomp 2.5 has no in-memory
@@ -141,13 +204,13 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 		// NOLINTNEXTLINE(clang-analyzer-core.NullDereference)
 		p->has_badarch ? p->badarch_action : (struct nsb_action){NSB_ACTION_ERRNO, ENOSYS};
 	_cleanup_(seccomp_releasep) scmp_filter_ctx ctx =
-		seccomp_init(scmp_action(&p->default_action));
+		seccomp_init(scmp_action(&p->default_action, true));
 	int r;
 
 	if (!ctx)
 		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE,
 				      "libseccomp refused the default action");
-	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scmp_action(&badarch));
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, scmp_action(&badarch, false));
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_PROFILE, "set the bad-arch action");
 	/* The caller sets no_new_privs itself, at the point it chooses. */
@@ -172,7 +235,7 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 				.datum_b = c->op == NSB_CMP_MASKED_EQ ? c->value : 0,
 			};
 		}
-		r = seccomp_rule_add_exact_array(ctx, scmp_action(&rule->action), rule->nr,
+		r = seccomp_rule_add_exact_array(ctx, scmp_action(&rule->action, true), rule->nr,
 						 rule->n_conds, cmp);
 		if (r < 0)
 			return nsb_error_set(e, r, NSB_STAGE_PROFILE,
@@ -185,6 +248,7 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 	r = export_to_memory(ctx, &b.insns, &b.n_insns, e);
 	if (r < 0)
 		return r;
+	b.notify = mark_notify(b.insns, b.n_insns) > 0;
 	nsb_sha256_hex(b.insns, b.n_insns * sizeof(*b.insns), b.sha256);
 	nsb_action_format(&p->default_action, b.default_action, sizeof(b.default_action));
 	if (p->has_unmapped_ids) {
@@ -197,17 +261,19 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 
 /* ---- installing -------------------------------------------------------- */
 
-static int install_program(struct sock_filter *insns, size_t n, const char *what,
-			   const struct nsb_bpf *b, struct nsb_error *e)
+static int install_program(const struct sock_filter *insns, size_t n, unsigned flags,
+			   const char *what, const struct nsb_bpf *b, struct nsb_error *e)
 {
 	struct sock_fprog prog = {
 		.len = (unsigned short)n,
-		.filter = insns,
+		/* The kernel only reads it (sock_fprog has no const). */
+		.filter = (struct sock_filter *)(uintptr_t)insns,
 	};
 	/* No TSYNC: this runs in a single-threaded child right before execve.
-	 * seccomp(2) first; PR_SET_SECCOMP only for kernels older than 3.17. */
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
-	if (r < 0 && errno == ENOSYS)
+	 * seccomp(2) first; PR_SET_SECCOMP only for kernels older than 3.17
+	 * (and never with flags: those kernels have none). */
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (r < 0 && errno == ENOSYS && flags == 0)
 		r = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
 	if (r < 0) {
 		int err = errno;
@@ -219,15 +285,11 @@ static int install_program(struct sock_filter *insns, size_t n, const char *what
 				"set no_new_privs (prctl PR_SET_NO_NEW_PRIVS) before installing the filter");
 		return -err;
 	}
-	return 0;
+	return (int)r; /* the listener with SECCOMP_FILTER_FLAG_NEW_LISTENER, else 0 */
 }
 
-int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+static int check_installable(const struct nsb_bpf *b, struct nsb_error *e)
 {
-	int r;
-
-	if (b->none)
-		return 0;
 	if (!b->insns || b->n_insns == 0 || b->n_insns > NSB_SECCOMP_MAX_INSNS)
 		return nsb_error_setx(e, -EINVAL, NSB_STAGE_SECCOMP,
 				      "no compiled seccomp program to install");
@@ -237,17 +299,96 @@ int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
 			e, -EINVAL, NSB_STAGE_SECCOMP,
 			"the unmapped-ids filter of seccomp profile '%s' was not built",
 			b->profile);
+	return 0;
+}
+
+/* The program that goes on last: the joined one when there is one. */
+static const struct sock_filter *main_program(const struct nsb_bpf *b, size_t *ret_n)
+{
 	if (b->ids_action[0] && b->joined && b->n_joined > 0 &&
-	    b->n_joined <= NSB_SECCOMP_MAX_INSNS)
-		return install_program(b->joined, b->n_joined, "", b, e);
+	    b->n_joined <= NSB_SECCOMP_MAX_INSNS) {
+		*ret_n = b->n_joined;
+		return b->joined;
+	}
+	*ret_n = b->n_insns;
+	return b->insns;
+}
+
+/* The unmapped-ids program on its own, when it is not joined. */
+static int install_ids(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	size_t n;
+
 	/* First, so that the profile's program is the last one installed (see
 	 * "the unmapped-ids filter" in ids.c). */
-	if (b->ids_action[0]) {
-		r = install_program(b->ids, b->n_ids, "the unmapped-ids filter of ", b, e);
-		if (r < 0)
-			return r;
+	if (!b->ids_action[0] || main_program(b, &n) != b->insns)
+		return 0;
+	return install_program(b->ids, b->n_ids, 0, "the unmapped-ids filter of ", b, e);
+}
+
+/* The main program with every notification answered as the errno it
+ * carries: copied to the stack (32 KiB at most), so nothing is allocated. */
+static int install_without_listener(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	struct sock_filter copy[NSB_SECCOMP_MAX_INSNS];
+	size_t n;
+	const struct sock_filter *prog = main_program(b, &n);
+
+	if (!b->notify)
+		return install_program(prog, n, 0, "", b, e);
+	memcpy(copy, prog, n * sizeof(*prog));
+	nsb_seccomp_unnotify(copy, n);
+	return install_program(copy, n, 0, "", b, e);
+}
+
+int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e)
+{
+	int r;
+
+	if (b->none)
+		return 0;
+	r = check_installable(b, e);
+	if (r >= 0)
+		r = install_ids(b, e);
+	if (r >= 0)
+		r = install_without_listener(b, e);
+	return r < 0 ? r : 0;
+}
+
+int nsb_seccomp_install_listener(const struct nsb_bpf *b, int *ret_listener, struct nsb_error *e)
+{
+	size_t n;
+	int r;
+
+	*ret_listener = -1;
+	if (b->none)
+		return 0;
+	r = check_installable(b, e);
+	if (r >= 0)
+		r = install_ids(b, e);
+	if (r < 0)
+		return r;
+	if (!b->notify)
+		return install_without_listener(b, e);
+	const struct sock_filter *prog = main_program(b, &n);
+	r = install_program(prog, n, SECCOMP_FILTER_FLAG_NEW_LISTENER, "", b, e);
+	if (r >= 0) {
+		*ret_listener = r;
+		return 0;
 	}
-	return install_program(b->insns, b->n_insns, "", b, e);
+	/* EINVAL: a kernel without user notification (before 5.0); EBUSY: a
+	 * filter of an enclosing sandbox has a listener already (one per
+	 * task).  The same refusals, answered by the kernel, unreported. */
+	if (r != -EINVAL && r != -EBUSY)
+		return r;
+	/* Without a listener the learning program would answer every call
+	 * "success" without running it. */
+	if (b->learn)
+		return nsb_error_hint(
+			e,
+			"--seccomp-learn needs seccomp user notification (Linux 5.5 or later, not nested in a sandbox that has a listener)");
+	*e = (struct nsb_error){0};
+	return install_without_listener(b, e);
 }
 
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
@@ -255,7 +396,15 @@ int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 	if (b->none || !b->insns)
 		return nsb_error_setx(e, -EINVAL, NSB_STAGE_PROFILE,
 				      "seccomp profile '%s' has no filter to export", b->profile);
-	const char *p = (const char *)b->insns;
+	/* Without a listener a notification would answer ENOSYS: the file
+	 * holds the program as it runs where none is set up (errno). */
+	_cleanup_free_ struct sock_filter *copy = malloc(b->n_insns * sizeof(*b->insns));
+	if (!copy)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_SECCOMP,
+				     "write the compiled seccomp filter");
+	memcpy(copy, b->insns, b->n_insns * sizeof(*b->insns));
+	nsb_seccomp_unnotify(copy, b->n_insns);
+	const char *p = (const char *)copy;
 	size_t left = b->n_insns * sizeof(*b->insns);
 	while (left > 0) {
 		ssize_t n = write(fd, p, left);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "base/error.h"
 #include "seccomp/profile.h"
@@ -53,6 +54,17 @@ struct nsb_bpf {
 	 * NULL when the two must stay apart.  Installed instead of both. */
 	struct sock_filter *joined;
 	size_t n_joined;
+
+	/* The program sends its reported refusals (errno rules without
+	 * `quiet`, and such a default) to a listener: SECCOMP_RET_USER_NOTIF
+	 * with the errno in the data bits (filter.c says why). */
+	bool notify;
+	/* --seccomp-learn's program (learn.h): every call is notified and let
+	 * continue; never installed without a listener. */
+	bool learn;
+	/* notify was dropped: the profile refuses sendmsg or close, with which
+	 * init hands the listener over (nsb_seccomp_keep_handoff). */
+	bool handoff_refused;
 };
 
 /* The native arch's AUDIT_ARCH_ value (seccomp_arch_native(), without
@@ -102,6 +114,36 @@ int nsb_seccomp_bind_ids(struct nsb_bpf *b, uint32_t uid, uint32_t gid, struct n
  * returns 0.
  */
 int nsb_seccomp_install(const struct nsb_bpf *b, struct nsb_error *e);
+
+/*
+ * As nsb_seccomp_install, but the program goes on with a listener
+ * (SECCOMP_FILTER_FLAG_NEW_LISTENER) when it has notifications: *ret_listener
+ * is the listener, to hand to the supervisor, or -1 when the program has none
+ * or the kernel gives none (before Linux 5.0, or a listener already set by an
+ * enclosing sandbox): then every notification is installed as its errno.
+ */
+int nsb_seccomp_install_listener(const struct nsb_bpf *b, int *ret_listener, struct nsb_error *e);
+
+/*
+ * init hands the listener to the supervisor with sendmsg and close, after
+ * the filter is on and before anything can be answered: a program that
+ * would notify (or refuse) those calls could never be served.  For such a
+ * program, turn its notifications back into plain errno returns, clear
+ * notify and set handoff_refused (the record says why nothing is reported).
+ * Call before nsb_seccomp_bind_ids.  Pure.
+ */
+void nsb_seccomp_keep_handoff(struct nsb_bpf *b);
+
+/* Turn every SECCOMP_RET_USER_NOTIF return of insns into the
+ * SECCOMP_RET_ERRNO its data carries; returns how many.  Pure. */
+size_t nsb_seccomp_unnotify(struct sock_filter *insns, size_t n);
+
+/*
+ * Run the classic BPF program insns[n] on d, as the kernel would (for the
+ * supervisor: which errno a notified call stands for).  A malformed program
+ * answers SECCOMP_RET_KILL_PROCESS.  Pure.
+ */
+uint32_t nsb_bpf_eval(const struct sock_filter *insns, size_t n, const struct seccomp_data *d);
 
 /* Write the raw program (struct sock_filter array, host byte order, as
  * `bwrap --seccomp FD` reads it) to fd.  -EINVAL for a none bpf. */

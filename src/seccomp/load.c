@@ -47,6 +47,7 @@ static int load_builtin(const char *name, struct nsb_bpf *ret, struct nsb_error 
 	snprintf(b.default_action, sizeof(b.default_action), "%s", bp->default_action);
 	snprintf(b.ids_action, sizeof(b.ids_action), "%s", bp->ids_action);
 	b.ids_act = bp->ids_act;
+	b.notify = bp->notify;
 	*ret = b;
 	return 1;
 }

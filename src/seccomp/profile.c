@@ -17,8 +17,8 @@
 
 static bool action_eq(const struct nsb_action *a, const struct nsb_action *b)
 {
-	return a->kind == b->kind &&
-	       (a->kind != NSB_ACTION_ERRNO || a->errno_value == b->errno_value);
+	return a->kind == b->kind && (a->kind != NSB_ACTION_ERRNO ||
+				      (a->errno_value == b->errno_value && a->quiet == b->quiet));
 }
 
 /* ---- names ------------------------------------------------------------- */

@@ -45,6 +45,9 @@ enum nsb_action_kind {
 struct nsb_action {
 	enum nsb_action_kind kind;
 	int errno_value; /* NSB_ACTION_ERRNO only: 0..4095 */
+	/* `errno E quiet`: refused in the kernel and never reported (no
+	 * notification); false for every other kind. */
+	bool quiet;
 };
 
 enum nsb_cmp {

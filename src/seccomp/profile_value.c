@@ -34,8 +34,8 @@ int nsb_action_format(const struct nsb_action *a, char *buf, size_t size)
 		break;
 	case NSB_ACTION_ERRNO:
 		s = nsb_errno_name_for(a->errno_value, NSB_ERRNAME_PROFILE);
-		n = s ? snprintf(buf, size, "errno %s", s)
-		      : snprintf(buf, size, "errno %d", a->errno_value);
+		n = s ? snprintf(buf, size, "errno %s%s", s, a->quiet ? " quiet" : "")
+		      : snprintf(buf, size, "errno %d%s", a->errno_value, a->quiet ? " quiet" : "");
 		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 	}
 	if (!s)
@@ -166,6 +166,12 @@ int nsb_profile_parse_action(struct nsb_profile_parser *ps, const struct nsb_ori
 		if (!found)
 			return nsb_profile_err(ps, &vo, "unknown errno name '%s'", v);
 		*ret = (struct nsb_action){NSB_ACTION_ERRNO, (int)num};
+		/* The `quiet` modifier: an expected refusal, answered in the
+		 * kernel and left out of the record's violations. */
+		if (i + 2 < n && strcmp(toks[i + 2].s, "quiet") == 0) {
+			ret->quiet = true;
+			return 3;
+		}
 		return 2;
 	} else
 		return nsb_profile_err(

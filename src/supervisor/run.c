@@ -19,6 +19,7 @@
 #include "supervisor/run.h"
 #include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
+#include "supervisor/run_seccomp.h"
 #include "base/util.h"
 #include "supervisor/verdict.h"
 
@@ -31,6 +32,7 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 	run->cfg = cfg;
 	nsb_result_init(&run->res);
 	nsb_cgroup_reset(&run->cg);
+	nsb_notify_init(&run->notify, &run->bpf);
 	run->sb = (struct nsb_sandbox){.pid = -1,
 				       .pidfd = -1,
 				       .err_rd = -1,
@@ -130,10 +132,19 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 static int setup_seccomp(struct nsb_run *run, struct nsb_error *e)
 {
 	const struct nsb_config *cfg = run->cfg;
-	int r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
+	int r;
 
+	if (cfg->seccomp_learn) {
+		if (cfg->seccomp || cfg->seccomp_export)
+			return nsb_error_setx(
+				e, -EINVAL, NSB_STAGE_USAGE,
+				"--seccomp-learn runs without a profile: it cannot go with --seccomp or --seccomp-export");
+		return nsb_seccomp_learn_program(&run->bpf, e);
+	}
+	r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
 	if (r < 0)
 		return r;
+	nsb_seccomp_keep_handoff(&run->bpf);
 	/* The unmapped-ids filter needs the ids the sandbox maps, which only a
 	 * run has (a commandless --seccomp-export writes the profile alone). */
 	if (cfg->cmd_argv) {
@@ -452,6 +463,8 @@ static void spawn_and_supervise(struct nsb_run *run)
 	 * freed now, while init builds the sandbox on the other CPU, rather
 	 * than on the way out, after the command. */
 	nsb_gate_policy_free(&run->front.policy);
+	/* Served only where the filter reports (seccomp/filter.h). */
+	nsb_notify_init(&run->notify, &run->bpf);
 	struct nsb_supervise_opts so = {
 		.timeout_ms = cfg->timeout_ms,
 		.kill_after_ms = cfg->kill_after_ms,
@@ -462,6 +475,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.kill_all = run->cg.fd >= 0 ? kill_cgroup : NULL,
 		.kill_ud = &run->cg,
 		.early_exit = run->cg.fd < 0,
+		.notify = run->bpf.notify ? &run->notify : NULL,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	nsb_sandbox_close(&run->sb);
@@ -469,6 +483,10 @@ static void spawn_and_supervise(struct nsb_run *run)
 		nsb_run_fail(run, &e);
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
 		record_enforced(run);
+	nsb_run_record_seccomp(run);
+	if (run->bpf.learn && r >= 0 && res->status != NSB_STATUS_SETUP_FAILED &&
+	    nsb_run_write_learned(run, &e) < 0)
+		nsb_run_fail(run, &e);
 	finish_cgroup(run);
 	if (cfg->capture) {
 		res->captured = true;
@@ -524,6 +542,7 @@ void nsb_run_destroy(struct nsb_run *run)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
 	nsb_plan_free(&run->plan);
+	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);
 	free(run->cap_out.data);

@@ -51,6 +51,7 @@ struct nsb_run {
 	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
+	struct nsb_notify notify;      /* the seccomp listener's counts (notify.h) */
 };
 
 /*

@@ -19,6 +19,7 @@
 
 #include "sandbox/init.h"
 #include "core/namespaces.h"
+#include "seccomp/filter.h"
 #include "supervisor/spawn.h"
 #include "supervisor/userns.h"
 
@@ -256,8 +257,8 @@ static void close_channels(struct channels *ch)
 	close_pair(ch->pty);
 }
 
-static int open_channels(const struct nsb_stdio *stdio, bool cgroup, struct channels *ch,
-			 struct nsb_error *e)
+static int open_channels(const struct nsb_stdio *stdio, bool cgroup, bool listener,
+			 struct channels *ch, struct nsb_error *e)
 {
 	/* The sync pipe serves only the clone fallback's cgroup join. */
 	if ((cgroup && pipe2(ch->sync, O_CLOEXEC) < 0) || pipe2(ch->err, O_CLOEXEC) < 0 ||
@@ -278,8 +279,10 @@ static int open_channels(const struct nsb_stdio *stdio, bool cgroup, struct chan
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE,
 				     "make the stdin pipe non-blocking");
 	/* The pty is opened inside, on the sandbox's own devpts; its master
-	 * travels back over this socket. */
-	if (stdio->pty && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->pty) < 0)
+	 * travels back over this socket, and so does the seccomp listener
+	 * (the master first). */
+	if ((stdio->pty || listener) &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->pty) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create the pty socket");
 	return 0;
 }
@@ -350,7 +353,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	bool used_clone3 = false;
 	pid_t pid;
 
-	r = open_channels(stdio, cgroup_fd >= 0, &ch, e);
+	r = open_channels(stdio, cgroup_fd >= 0, plan->seccomp && plan->seccomp->notify, &ch, e);
 	if (r < 0)
 		goto fail;
 

@@ -173,15 +173,24 @@ static void on_timer(struct sv *v)
 	}
 }
 
-/* init sends the pty master once, over pty_sock. */
-static void on_pty_sock(struct sv *v)
+/* init sends the pty master (with --pty), then the seccomp listener (when
+ * the filter has one), over pty_sock, and closes it. */
+static int on_pty_sock(struct sv *v, struct nsb_error *e)
 {
 	int m = nsb_fd_recv(v->sb->pty_sock);
 
-	if (m >= 0 || (m != -EAGAIN && m != -EINTR))
+	if (m < 0 && m != -EAGAIN && m != -EINTR)
 		nsb_closep(&v->sb->pty_sock);
-	if (m >= 0)
+	if (m < 0)
+		return 0;
+	if (v->o->stdio->pty && v->master < 0) {
 		take_master(v, m);
+		return 0;
+	}
+	if (v->o->notify && !v->o->notify->got)
+		return nsb_notify_take(v->o->notify, m, e);
+	close(m); /* nothing else is expected */
+	return 0;
 }
 
 static void on_stdin(struct sv *v, short src_revents, short dst_revents)
@@ -286,7 +295,8 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 
 	while (!v->reaped || v->st[0].fd >= 0 || v->st[1].fd >= 0 || sb->pty_sock >= 0) {
 		struct nsb_inpump *in = &v->in;
-		struct pollfd pfd[10] = {
+		struct nsb_notify *nt = v->o->notify;
+		struct pollfd pfd[11] = {
 			{.fd = v->sfd, .events = POLLIN},
 			{.fd = v->err_open ? sb->err_rd : -1, .events = POLLIN},
 			{.fd = v->reaped ? -1 : sb->pidfd, .events = POLLIN},
@@ -298,6 +308,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 			 .events = POLLIN},
 			{.fd = in->len > 0 || in->wait_room ? in->dst : -1, .events = POLLOUT},
 			{.fd = v->final || v->status_eof ? -1 : sb->status_rd, .events = POLLIN},
+			{.fd = nt ? nt->fd : -1, .events = POLLIN},
 		};
 
 		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
@@ -306,12 +317,21 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
 					     "wait for the sandbox");
 		}
+		/* First: a refused call waits for its answer. */
+		if (pfd[10].revents) {
+			r = nsb_notify_serve(nt, e);
+			if (r < 0)
+				return r;
+		}
 		if (pfd[1].revents)
 			read_setup_error(v);
 		if (pfd[0].revents)
 			on_signal(v);
-		if (pfd[6].revents)
-			on_pty_sock(v);
+		if (pfd[6].revents) {
+			r = on_pty_sock(v, e);
+			if (r < 0)
+				return r;
+		}
 		on_stdin(v, pfd[7].revents, pfd[8].revents);
 		if (pfd[3].revents)
 			on_timer(v);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "supervisor/notify.h"
 #include "supervisor/pump.h"
 #include "core/result.h"
 #include "supervisor/spawn.h"
@@ -28,6 +29,9 @@ struct nsb_supervise_opts {
 	/* Nothing to clean up after init (no cgroup): finish at init's final
 	 * report (sandbox/init.h) instead of waiting for its exit too. */
 	bool early_exit;
+	/* The seccomp listener's state (notify.h): the listener arrives over
+	 * pty_sock after the pty master, and is served here.  NULL: none. */
+	struct nsb_notify *notify;
 };
 
 /* Signals the supervisor forwards; main blocks them (and SIGCHLD) before

@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "refuse.h"
+
 #define EXIT_FAILED 1
 #define EXIT_USAGE  2
 #define EXIT_BROKEN 3
@@ -840,7 +842,9 @@ static int usage(void)
 		"       probe write PATH [DATA] | read PATH | stat PATH | statfs PATH | ls DIR\n"
 		"       probe mountopts PATH | cat PATH | connect IP PORT | exit N | kill SIG\n"
 		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE | fork N\n"
-		"       probe devattrs PATH | masked PATH... | masked-userns PATH... | cmdline PID\n");
+		"       probe devattrs PATH | masked PATH... | masked-userns PATH... | cmdline PID\n"
+		"       probe refuse N | refuse-threads T N | refuse-procs P N | refuse-exit T\n"
+		"       probe personality HEX\n");
 	return EXIT_USAGE;
 }
 
@@ -852,6 +856,8 @@ int main(int argc, char **argv)
 	int r = 0;
 
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (!strncmp(cmd, "refuse", 6) || !strcmp(cmd, "personality"))
+		return nsb_probe_refuse(argc - 1, argv + 1);
 	if (!strcmp(cmd, "status"))
 		r = cmd_status();
 	else if (!strcmp(cmd, "maps"))

@@ -1314,9 +1314,11 @@ static const char usage_before_the_table[] =
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
 	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
+	"  --seccomp-learn FILE  allow and count every syscall, then write a profile to FILE\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
+	"  --quiet               no summary line of refused syscalls on stderr\n"
 	"  --help                show this help and exit\n"
 	"  --version             show the version and exit\n"
 	"\n"
@@ -1354,5 +1356,5 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 39));
+	cr_expect(eq(sz, rows, 41));
 }
