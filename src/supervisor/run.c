@@ -474,7 +474,6 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.capture = cfg->capture,
 		.kill_all = run->cg.fd >= 0 ? kill_cgroup : NULL,
 		.kill_ud = &run->cg,
-		.early_exit = run->cg.fd < 0,
 		.notify = run->bpf.notify ? &run->notify : NULL,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);

@@ -49,7 +49,7 @@ struct sv {
 	bool final;		   /* it arrived: the command and all it started are gone */
 	bool status_eof;	   /* init closed the status pipe without a report */
 	bool waited;		   /* init was reaped by wait4: status and ru are init's */
-	bool reaped;		   /* init is gone, or (early_exit) done: stop waiting for it */
+	bool reaped;		   /* init is gone: stop waiting for it */
 	bool timed_out;		   /* the deadline fired: SIGTERM sent */
 	bool killed;		   /* the grace ran out too: SIGKILL sent */
 	int status;		   /* init's wait status */
@@ -228,8 +228,6 @@ static void read_final(struct sv *v)
 
 	if (n == (ssize_t)sizeof(v->fin)) {
 		v->final = true;
-		if (v->o->early_exit && !v->reaped)
-			done_with_init(v);
 	} else if (n >= 0 || (errno != EINTR && errno != EAGAIN)) {
 		v->status_eof = true;
 	}

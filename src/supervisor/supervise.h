@@ -26,9 +26,6 @@ struct nsb_supervise_opts {
 	void *kill_ud;
 	/* Which of the payload's streams are pumped, and the pty. */
 	const struct nsb_stdio *stdio;
-	/* Nothing to clean up after init (no cgroup): finish at init's final
-	 * report (sandbox/init.h) instead of waiting for its exit too. */
-	bool early_exit;
 	/* The seccomp listener's state (notify.h): the listener arrives over
 	 * pty_sock after the pty master, and is served here.  NULL: none. */
 	struct nsb_notify *notify;
