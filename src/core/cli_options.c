@@ -13,6 +13,7 @@
 /* The --help text; tests/unit/test_cli.c holds every table row against it. */
 const char nsb_cli_usage[] =
 	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       nsbox doctor [--json]   what this host supports, and what to change\n"
 	"\n"
 	"Run COMMAND in fresh user, mount, PID, network, IPC, UTS and cgroup\n"
 	"namespaces on an otherwise empty, read-only root.\n"
@@ -69,6 +70,9 @@ const char nsb_cli_usage[] =
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
 	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
+	"  --isolation MODE      namespaces (default); landlock: no namespaces, Landlock\n"
+	"                        and seccomp only (weaker, see nsbox(1)); auto: landlock\n"
+	"                        only where user namespaces are refused\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
@@ -571,6 +575,7 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 FIELD(print_profile),
 	 .what = "invalid profile name",
 	 .hint = "name a built-in profile (default, strict, groups)"},
+	{.name = "--isolation", .metavar = "MODE", .set = nsb_cli_set_isolation},
 	/* Reporting */
 	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
 	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},

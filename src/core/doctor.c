@@ -90,7 +90,8 @@ static void judge_userns(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 	struct nsb_doctor_check *c = check(r, "user namespaces", nsb_doctor_userns_ok(f));
 
 	if (c->ok) {
-		snprintf(c->value, sizeof(c->value), "available (created one and wrote its id maps)");
+		snprintf(c->value, sizeof(c->value),
+			 "available (created one and wrote its id maps)");
 		return;
 	}
 	snprintf(c->value, sizeof(c->value), "blocked (%s: %s)",
@@ -105,9 +106,12 @@ static void judge_apparmor(const struct nsb_doctor_facts *f, struct nsb_doctor_r
 		check(r, "apparmor", !restricted || f->apparmor_profile_loaded || f->uid == 0);
 
 	c->info = !restricted;
-	snprintf(c->value, sizeof(c->value), "%s; restrict_unprivileged_userns %s; nsbox profile %s",
+	snprintf(c->value, sizeof(c->value),
+		 "%s; restrict_unprivileged_userns %s; nsbox profile %s",
 		 f->apparmor_enabled ? "enabled" : "not enabled",
-		 f->apparmor_restrict < 0 ? "absent" : restricted ? "on" : "off",
+		 f->apparmor_restrict < 0 ? "absent"
+		 : restricted		  ? "on"
+					  : "off",
 		 f->apparmor_profile_loaded ? "loaded" : "not loaded");
 	if (!c->ok)
 		snprintf(c->fix, sizeof(c->fix),
@@ -120,7 +124,7 @@ static void judge_caller(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 
 	c->info = true;
 	snprintf(c->value, sizeof(c->value), "%s",
-		 f->seccomp_mode < 0    ? "unknown"
+		 f->seccomp_mode < 0	? "unknown"
 		 : f->seccomp_mode == 0 ? "none (Seccomp: 0)"
 		 : f->seccomp_mode == 1 ? "strict mode (Seccomp: 1)"
 					: "a filter applies (Seccomp: 2)");
@@ -159,11 +163,13 @@ static void judge_kernel(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 	else
 		snprintf(c->value, sizeof(c->value), "not available");
 	if (!c->ok)
-		snprintf(c->fix, sizeof(c->fix),
-			 "boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,apparmor)");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,apparmor)");
 	else if (f->landlock_abi < NSB_LANDLOCK_ABI_NET)
-		snprintf(c->fix, sizeof(c->fix),
-			 "Linux 6.7 or later lets --isolation landlock switch TCP off; until then it needs --share-net");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"Linux 6.7 or later lets --isolation landlock switch TCP off; until then it needs --share-net");
 }
 
 static bool has_word(const char *list, const char *w)
@@ -178,33 +184,39 @@ static bool has_word(const char *list, const char *w)
 
 static void judge_cgroup(const struct nsb_doctor_facts *f, struct nsb_doctor_report *r)
 {
-	bool ctl = has_word(f->cgroup_controllers, "memory") && has_word(f->cgroup_controllers, "pids");
+	bool ctl = has_word(f->cgroup_controllers, "memory") &&
+		   has_word(f->cgroup_controllers, "pids");
 	struct nsb_doctor_check *c = check(r, "cgroup v2", f->cgroup2 && f->cgroup_writable && ctl);
 
 	if (!f->cgroup2) {
-		snprintf(c->value, sizeof(c->value), "no cgroup2 mount (limits fall back to rlimits)");
-		snprintf(c->fix, sizeof(c->fix),
-			 "mount -t cgroup2 none /sys/fs/cgroup (or boot with systemd.unified_cgroup_hierarchy=1)");
+		snprintf(c->value, sizeof(c->value),
+			 "no cgroup2 mount (limits fall back to rlimits)");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"mount -t cgroup2 none /sys/fs/cgroup (or boot with systemd.unified_cgroup_hierarchy=1)");
 		c->info = true;
 		return;
 	}
 	/* Truncation only shortens a line. */
 	(void)nsb_snprintf(c->value, sizeof(c->value),
-		 "at %s; own cgroup %s; controllers: %s; can create a child: %s", f->cgroup_mount,
-		 f->cgroup_own[0] ? f->cgroup_own : "unknown",
-		 f->cgroup_controllers[0] ? f->cgroup_controllers : "none",
-		 f->cgroup_writable ? "yes" : "no");
+			   "at %s; own cgroup %s; controllers: %s; can create a child: %s",
+			   f->cgroup_mount, f->cgroup_own[0] ? f->cgroup_own : "unknown",
+			   f->cgroup_controllers[0] ? f->cgroup_controllers : "none",
+			   f->cgroup_writable ? "yes" : "no");
 	if (c->ok)
 		snprintf(c->fix, sizeof(c->fix), "--cgroup-parent %s", f->cgroup_own);
 	else if (f->uid != 0 && f->systemd_run)
-		snprintf(c->fix, sizeof(c->fix),
-			 "systemd-run --user --scope -p Delegate=yes -- nsbox ... gives a delegated cgroup");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"systemd-run --user --scope -p Delegate=yes -- nsbox ... gives a delegated cgroup");
 	else if (f->cgroup_writable)
-		snprintf(c->fix, sizeof(c->fix),
-			 "enable memory and pids for this cgroup's children (cgroup.subtree_control), or choose --cgroup-parent");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"enable memory and pids for this cgroup's children (cgroup.subtree_control), or choose --cgroup-parent");
 	else
-		snprintf(c->fix, sizeof(c->fix),
-			 "give this user a delegated cgroup (systemd: Delegate=yes) and name it with --cgroup-parent");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"give this user a delegated cgroup (systemd: Delegate=yes) and name it with --cgroup-parent");
 	/* Limits still work through rlimits: not a failure of the sandbox. */
 	c->info = true;
 }
@@ -235,8 +247,9 @@ void nsb_doctor_judge(const struct nsb_doctor_facts *f, struct nsb_doctor_report
 		 r.isolation_default, r.isolation_auto,
 		 landlock && !r.landlock_net ? " (only with --share-net: no TCP rules)" : "");
 	if (!full && landlock)
-		snprintf(c->fix, sizeof(c->fix),
-			 "fix the user namespace line above, or run with --isolation landlock (weaker: see nsbox(1) ISOLATION MODES)");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"fix the user namespace line above, or run with --isolation landlock (weaker: see nsbox(1) ISOLATION MODES)");
 	else if (!full)
 		snprintf(c->fix, sizeof(c->fix),
 			 "fix the user namespace line above; Landlock is not available either");
@@ -256,9 +269,10 @@ void nsb_doctor_print(FILE *out, const struct nsb_doctor_facts *f,
 			fprintf(out, "%-22s       fix: %s\n", "", c->fix);
 	}
 	fprintf(out, "verdict: %s\n",
-		r->exit_code == NSB_DOCTOR_FULL	      ? "the full sandbox is available (exit 0)"
-		: r->exit_code == NSB_DOCTOR_DEGRADED ? "only --isolation landlock works here (exit 1)"
-						      : "nsbox cannot run here (exit 2)");
+		r->exit_code == NSB_DOCTOR_FULL ? "the full sandbox is available (exit 0)"
+		: r->exit_code == NSB_DOCTOR_DEGRADED
+			? "only --isolation landlock works here (exit 1)"
+			: "nsbox cannot run here (exit 2)");
 }
 
 static void json_str_or_null(struct nsb_json *j, const char *key, const char *s)
@@ -297,7 +311,8 @@ static void json_facts(struct nsb_json *j, const struct nsb_doctor_facts *f)
 	json_long(j, "seccomp_mode", f->seccomp_mode);
 	nsb_json_key(j, "userns_ok");
 	nsb_json_bool(j, f->userns_errno == 0);
-	json_str_or_null(j, "userns_errno", f->userns_errno ? nsb_errno_name(f->userns_errno) : NULL);
+	json_str_or_null(j, "userns_errno",
+			 f->userns_errno ? nsb_errno_name(f->userns_errno) : NULL);
 	json_str_or_null(j, "userns_step", f->userns_errno ? f->userns_step : NULL);
 	json_str_or_null(j, "container", f->container);
 	nsb_json_key(j, "mount_api");

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "base/json.h"
+#include "core/landlock_plan.h"
 
 /* The document's schema number (nsbox doctor --json). */
 #define NSB_DOCTOR_SCHEMA 1
@@ -22,10 +23,9 @@
 #define NSB_DOCTOR_DEGRADED 1 /* only --isolation landlock (or auto) works */
 #define NSB_DOCTOR_NONE	    2 /* nsbox cannot run here */
 
-/* The Landlock ABI that can refuse TCP connect and bind (Linux 6.7). */
-#define NSB_LANDLOCK_ABI_NET 4
-/* The Landlock ABI that scopes signals and abstract Unix sockets (Linux 6.12). */
-#define NSB_LANDLOCK_ABI_SCOPE 6
+/* The Landlock ABIs that refuse TCP and scope signals (core/landlock_plan.h). */
+#define NSB_LANDLOCK_ABI_NET   NSB_LL_ABI_NET
+#define NSB_LANDLOCK_ABI_SCOPE NSB_LL_ABI_SCOPE
 
 /* What the host showed; -1 in a long means "absent or unreadable". */
 struct nsb_doctor_facts {
@@ -54,21 +54,21 @@ struct nsb_doctor_facts {
 	int landlock_abi;    /* 0: no Landlock */
 
 	/* cgroup v2 */
-	bool cgroup2;		 /* a cgroup2 mount was found */
-	char cgroup_mount[256];	 /* where */
-	char cgroup_own[512];	 /* the caller's own cgroup directory (absolute) */
-	bool cgroup_writable;	 /* the caller may create a child there */
+	bool cgroup2;		      /* a cgroup2 mount was found */
+	char cgroup_mount[256];	      /* where */
+	char cgroup_own[512];	      /* the caller's own cgroup directory (absolute) */
+	bool cgroup_writable;	      /* the caller may create a child there */
 	char cgroup_controllers[256]; /* cgroup.controllers of its own cgroup */
-	bool systemd_run;	 /* systemd-run exists (for the Delegate= line) */
+	bool systemd_run;	      /* systemd-run exists (for the Delegate= line) */
 };
 
 /* One line of the report. */
 struct nsb_doctor_check {
-	const char *name;  /* "user namespaces" */
+	const char *name; /* "user namespaces" */
 	bool ok;
-	bool info;	   /* neither ok nor failing: only a fact */
-	char value[1024];   /* what was found */
-	char fix[1024];	   /* what to change when !ok, "" otherwise */
+	bool info;	  /* neither ok nor failing: only a fact */
+	char value[1024]; /* what was found */
+	char fix[1024];	  /* what to change when !ok, "" otherwise */
 };
 
 #define NSB_DOCTOR_MAX_CHECKS 12

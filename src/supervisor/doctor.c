@@ -233,9 +233,9 @@ static void gather_apparmor(struct nsb_doctor_facts *f)
 {
 	char buf[16];
 
-	f->apparmor_enabled = read_line("/sys/module/apparmor/parameters/enabled", buf,
-					sizeof(buf)) == 0 &&
-			      buf[0] == 'Y';
+	f->apparmor_enabled =
+		read_line("/sys/module/apparmor/parameters/enabled", buf, sizeof(buf)) == 0 &&
+		buf[0] == 'Y';
 	/* A profile named after the binary or "nsbox" (apparmor/nsbox). */
 	f->apparmor_profile_loaded = file_has("/sys/kernel/security/apparmor/profiles", "nsbox ");
 }
@@ -271,7 +271,8 @@ void nsb_doctor_gather(const char *proc_root, struct nsb_doctor_facts *ret)
 	}
 	f.landlock_abi = nsb_doctor_landlock_abi();
 	gather_cgroup(&f);
-	f.systemd_run = access("/usr/bin/systemd-run", X_OK) == 0 || access("/bin/systemd-run", X_OK) == 0;
+	f.systemd_run =
+		access("/usr/bin/systemd-run", X_OK) == 0 || access("/bin/systemd-run", X_OK) == 0;
 	*ret = f;
 }
 

@@ -51,6 +51,9 @@ struct nsb_run {
 	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
+
+	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
+	char isolation_why[NSB_ERR_MESSAGE_MAX];
 };
 
 /*

@@ -250,8 +250,9 @@ Test(doctor, this_host_json)
 	nsb_doctor_json(&j, &f, &r);
 	cr_assert(eq(int, nsb_json_finish(&j, &doc, &len), 0));
 	cr_expect(json_check(doc, len), "%s", doc);
-	cr_expect(has(doc, "{\"schema\":1,\"exit_code\":0,\"isolation\":{\"default\":\"namespaces\""),
-		  "%s", doc);
+	cr_expect(
+		has(doc, "{\"schema\":1,\"exit_code\":0,\"isolation\":{\"default\":\"namespaces\""),
+		"%s", doc);
 	cr_expect(has(doc, "\"landlock_abi\":7"));
 	cr_expect(has(doc, "\"unprivileged_userns_clone\":null"));
 	free(doc);
