@@ -46,7 +46,7 @@ static int read_line(const char *path, char *buf, size_t size)
 
 static long read_long_at(const char *root, const char *rel)
 {
-	char path[512], buf[64], *end;
+	char path[512], buf[64] = "", *end;
 	long v;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
@@ -231,7 +231,7 @@ static void gather_cgroup(struct nsb_doctor_facts *f)
 
 static void gather_apparmor(struct nsb_doctor_facts *f)
 {
-	char buf[16];
+	char buf[16] = "";
 
 	f->apparmor_enabled =
 		read_line("/sys/module/apparmor/parameters/enabled", buf, sizeof(buf)) == 0 &&
