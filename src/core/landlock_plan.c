@@ -6,8 +6,10 @@
 #include "core/landlock_plan.h"
 #include "core/plan.h"
 
-const char *const nsb_landlock_devices[] = {"/dev/null",   "/dev/zero",	   "/dev/full",
-					    "/dev/random", "/dev/urandom", NULL};
+/* /dev/tty is the command's own controlling terminal: in a session of its
+ * own, it has none but the pty nsbox gives it (--pty). */
+const char *const nsb_landlock_devices[] = {"/dev/null",    "/dev/zero", "/dev/full", "/dev/random",
+					    "/dev/urandom", "/dev/tty",	 NULL};
 
 const char *const nsb_landlock_missing[] = {"pid", "mount", "net",    "ipc",
 					    "uts", "user",  "cgroup", NULL};
