@@ -7,11 +7,15 @@
  * from inside: reads and writes outside the granted set, the private
  * TMPDIR, sockets, signals to host processes, and survivors.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,6 +125,32 @@ NSB_ITEST(isolation, landlock_network_is_off)
 
 /* A process of the caller's own uid on the host: only Landlock's scoping
  * keeps the payload from signalling it. */
+/* A listener on the host's loopback: the payload shares the host's network
+ * stack, and still nothing connects. */
+NSB_ITEST(isolation, landlock_tcp_to_host_loopback_fails)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	struct itest_run r;
+	char port[16];
+
+	cr_assert(lfd >= 0);
+	cr_assert(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) == 0 && listen(lfd, 4) == 0);
+	cr_assert(getsockname(lfd, (struct sockaddr *)&sa, &len) == 0);
+	snprintf(port, sizeof(port), "%d", ntohs(sa.sin_port));
+	ITEST_RUN(&r, LL, "--", "./probe", "connect", "127.0.0.1", port);
+	ITEST_EXPECT_NE_STR(&r, itest_kv(r.out, "connect"), "ok");
+	cr_expect(r.exit_code != 0, "%s", itest_ctx(&r));
+	itest_run_close(&r);
+	cr_expect(accept(lfd, NULL, NULL) < 0 && errno == EAGAIN, "a connection arrived");
+	/* With the host's network on purpose, it does arrive. */
+	ITEST_RUN(&r, LL, "--share-net", "--", "./probe", "connect", "127.0.0.1", port);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "connect"), "ok");
+	itest_run_close(&r);
+	close(lfd);
+}
+
 NSB_ITEST(isolation, landlock_cannot_signal_host_processes)
 {
 	struct itest_run r;
