@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kill and reap every descendant without a PID namespace (reap.h); init and the supervisor. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +19,26 @@
  * to the caller once its ancestors die, and caught then. */
 #define MAX_DEPTH 64
 
+/* A zombie has exited already (its children are ours now): nothing to kill. */
+static bool is_zombie(long pid)
+{
+	char path[64], buf[256], *p;
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true; /* gone */
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	/* The state follows the last ')' (comm may hold one). */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 /*
  * Kill pid's children as /proc/PID/task/TID/children lists them (every
  * thread may have forked), then theirs.  The kill comes first: a process
@@ -24,7 +46,7 @@
  */
 static int kill_children_of(pid_t pid, int depth)
 {
-	char path[64], buf[4096];
+	char path[64];
 	DIR *d;
 	struct dirent *de;
 	int n = 0;
@@ -36,30 +58,26 @@ static int kill_children_of(pid_t pid, int depth)
 	if (!d)
 		return depth == 0 ? nsb_negerrno() : 0;
 	while ((de = readdir(d))) {
-		_cleanup_close_ int fd = -1;
-		ssize_t len;
+		FILE *f;
+		long child;
 
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		/* The whole list, however long: a fork bomb's parent lists
+		 * thousands, and one left unread would survive. */
+		f = fopen(path, "re");
+		if (!f)
 			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		if (len <= 0)
-			continue;
-		buf[len] = '\0';
-		for (char *p = buf, *end; *p; p = end) {
-			long child = strtol(p, &end, 10);
-			if (end == p)
-				break;
-			if (child <= 0)
+		while (fscanf(f, "%ld", &child) == 1) {
+			if (child <= 0 || is_zombie(child))
 				continue;
 			kill((pid_t)child, SIGKILL);
 			n++;
 			int r = kill_children_of((pid_t)child, depth + 1);
 			n += r > 0 ? r : 0;
 		}
+		fclose(f);
 	}
 	closedir(d);
 	return n;

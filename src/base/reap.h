@@ -11,7 +11,8 @@
 
 /*
  * SIGKILL every descendant that /proc shows, parents before their children,
- * without reaping.  Returns how many were signalled.
+ * without reaping.  Returns how many were signalled (zombies are not), or
+ * -errno when the caller's own /proc entry cannot be read.
  */
 int nsb_kill_descendants(void);
 

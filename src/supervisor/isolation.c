@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/reap.h"
@@ -103,11 +104,16 @@ int nsb_isolation_prepare(struct nsb_run *run, struct nsb_error *e)
 
 int nsb_isolation_kill_all(void *ud)
 {
+	const struct timespec tick = {.tv_nsec = 1000000};
+
 	(void)ud;
-	/* Parents first, a few rounds: what a dying process leaves is ours
-	 * at once (subreaper) and caught by the next round. */
-	for (int i = 0; i < 3 && nsb_kill_descendants() > 0; i++)
-		;
+	/* Parents first, round after round until only zombies are left: what
+	 * a dying process leaves (or forked while it was being killed) is
+	 * ours at once (subreaper) and caught by the next round.  Nothing is
+	 * reaped here, init's wait is the event loop's.  Bounded (a second):
+	 * the sweep after the run goes on until nothing is left. */
+	for (int i = 0; i < 1000 && nsb_kill_descendants() > 0; i++)
+		nanosleep(&tick, NULL);
 	return 0;
 }
 

@@ -219,6 +219,27 @@ NSB_ITEST(isolation, landlock_timeout_leaves_no_survivor)
 	expect_no_heartbeat(itest_path(&itest_cur, "out/beat"));
 }
 
+/*
+ * Hundreds of children that ignore SIGTERM, the last one beating: their
+ * parent's /proc children list runs past a page, and the one at its end
+ * must die like the others when the deadline's SIGKILL comes (with
+ * --capture, a survivor would also hold the output pipes, and nsbox).
+ */
+NSB_ITEST(isolation, landlock_timeout_kills_a_crowd_of_children)
+{
+	struct itest_run r;
+
+	itest_mkdir(&itest_cur, "out");
+	ITEST_RUN(
+		&r, LL, "--rw", "out", "--capture", "--pids", "unlimited", "--timeout", "2",
+		"--kill-after", "0.2", "--", "/bin/sh", "-c",
+		"trap '' TERM; i=0; while [ $i -lt 900 ]; do ./probe sleep 100 & i=$((i+1)); done; "
+		"./probe heartbeat out/beat & wait");
+	ITEST_EXPECT_EXIT(&r, 124);
+	itest_run_close(&r);
+	expect_no_heartbeat(itest_path(&itest_cur, "out/beat"));
+}
+
 NSB_ITEST(isolation, landlock_record_says_what_is_missing)
 {
 	struct itest_run r;
