@@ -58,8 +58,9 @@ static int kill_children_of(pid_t pid, int depth)
 	if (!d)
 		return depth == 0 ? nsb_negerrno() : 0;
 	while ((de = readdir(d))) {
+		_cleanup_free_ char *word = NULL;
+		size_t size = 0;
 		FILE *f;
-		long child;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -69,8 +70,12 @@ static int kill_children_of(pid_t pid, int depth)
 		f = fopen(path, "re");
 		if (!f)
 			continue;
-		while (fscanf(f, "%ld", &child) == 1) {
-			if (child <= 0 || is_zombie(child))
+		/* Space-separated pids. */
+		while (getdelim(&word, &size, ' ', f) > 0) {
+			char *end;
+			long child = strtol(word, &end, 10);
+
+			if (end == word || child <= 0 || is_zombie(child))
 				continue;
 			kill((pid_t)child, SIGKILL);
 			n++;
