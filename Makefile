@@ -7,6 +7,8 @@ DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 PROFILEDIR ?= $(PREFIX)/share/nsbox/seccomp-profiles
+# The AppArmor profile (apparmor/nsbox) goes here when the directory exists.
+APPARMORDIR ?= /etc/apparmor.d
 
 CC         ?= gcc
 PKG_CONFIG ?= pkg-config
@@ -20,7 +22,7 @@ BUILD      ?= build
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
-	kmod git make gcc passwd util-linux ca-certificates
+	kmod git make gcc passwd util-linux ca-certificates apparmor
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl
@@ -94,6 +96,7 @@ INTEG_BINS := $(patsubst tests/integration/%.c,$(BUILD)/tests/integration/%,$(IN
 INTEG_HELPERS := $(filter-out $(INTEG_SRCS),$(wildcard tests/integration/*.c))
 PROBE      := $(BUILD)/probe
 ESCAPE     := $(BUILD)/escape
+NOUSERNS   := $(BUILD)/nouserns
 
 CRITERION_CFLAGS = $(call lazy_pkg,CRITERION_CFLAGS,--cflags criterion 2>/dev/null)
 CRITERION_LIBS   = $(call lazy_pkg,CRITERION_LIBS,--libs criterion 2>/dev/null)
@@ -154,6 +157,12 @@ $(ESCAPE): tests/escape/escape.c
 	@mkdir -p $(dir $@)
 	gcc -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -static -o $@ $<
 
+# Runs a command under a seccomp filter that refuses user namespaces as a
+# container runtime does (test_isolation): static for the same reason.
+$(NOUSERNS): tests/nouserns/nouserns.c
+	@mkdir -p $(dir $@)
+	gcc -D_GNU_SOURCE -std=gnu11 -O1 -g -Wall -Wextra -Werror -static -o $@ $<
+
 unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do echo "== $$t"; $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
@@ -162,10 +171,10 @@ unit: $(UNIT_BINS)
 check-user:
 	@bash tests/ensure-user.sh
 
-integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(INTEG_BINS) check-user
+integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(NOUSERNS) $(INTEG_BINS) check-user
 	@fail=0; for t in $(INTEG_BINS); do echo "== $$t"; \
 		NSBOX_BIN=$(abspath $(BUILD)/nsbox) NSBOX_PROBE=$(abspath $(PROBE)) \
-		NSBOX_ESCAPE=$(abspath $(ESCAPE)) \
+		NSBOX_ESCAPE=$(abspath $(ESCAPE)) NSBOX_NOUSERNS=$(abspath $(NOUSERNS)) \
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
 check: all unit integration check-vm-runner check-vm
@@ -289,7 +298,7 @@ check-valgrind: $(BUILD)/nsbox $(VALGRIND_UNIT_BINS) $(REPLAY_BINS)
 CLANG_FORMAT ?= clang-format
 FORMAT_FILES = $(wildcard src/*.c src/*.h src/*/*.c src/*/*.h tests/unit/*.c tests/unit/*.h \
 	tests/integration/*.c tests/integration/*.h tests/probe/*.c tests/probe/*.h \
-	tests/escape/*.c tests/fuzz/*.c tests/fuzz/*.h tools/*.c)
+	tests/escape/*.c tests/fuzz/*.c tests/fuzz/*.h tools/*.c tests/nouserns/*.c)
 SCRIPTS = .ci/run $(wildcard tests/*.sh tests/*/*.sh examples/*.sh bench/*.sh)
 
 # Static analysis flags: the build's defines (no -Isrc needed: the sources
@@ -320,6 +329,7 @@ lint: lint-cppcheck lint-tidy
 	bash tests/check-layers.sh
 	bash tests/check-funclen.sh
 	bash tests/check-filelen.sh
+	bash tests/check-apparmor.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
@@ -332,6 +342,12 @@ install: $(BUILD)/nsbox
 	install -d $(DESTDIR)$(PROFILEDIR)
 	if ls seccomp-profiles/*.profile >/dev/null 2>&1; then \
 		install -m 0644 seccomp-profiles/*.profile $(DESTDIR)$(PROFILEDIR)/; fi
+	@# The profile names the installed binary; loading it is the operator's
+	@# call (apparmor_parser -r $(APPARMORDIR)/nsbox), said here.
+	if [ -d $(DESTDIR)$(APPARMORDIR) ]; then \
+		sed 's|^profile nsbox /usr/local/bin/nsbox |profile nsbox $(BINDIR)/nsbox |' apparmor/nsbox \
+			>$(DESTDIR)$(APPARMORDIR)/nsbox && chmod 0644 $(DESTDIR)$(APPARMORDIR)/nsbox && \
+		echo "AppArmor profile installed: load it with apparmor_parser -r $(APPARMORDIR)/nsbox"; fi
 
 # Benchmarks (bench/, issue 11): measurements, never pass/fail on a number.
 # `make bench` runs every bench/*.sh with its default counts (about 5 minutes

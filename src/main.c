@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "gate/policy.h"
 #include "seccomp/builtin.h"
+#include "supervisor/doctor.h"
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
 
@@ -112,6 +113,9 @@ int main(int argc, char *argv[])
 	struct nsb_error e = {0}, fe = {0};
 	int r;
 
+	/* A subcommand, before any option: nothing of a run is set up. */
+	if (argc >= 2 && strcmp(argv[1], "doctor") == 0)
+		return nsb_doctor_main(argc - 1, argv + 1);
 	nsb_run_init(&run, &cfg);
 	r = nsb_cli_parse(argc, argv, &cfg, &e);
 	if (r >= 0 && (cfg.help || cfg.version)) {

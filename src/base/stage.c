@@ -27,6 +27,7 @@ static const char *const stage_names[NSB_STAGE_COUNT] = {
 	[NSB_STAGE_HOSTNAME] = "hostname",
 	[NSB_STAGE_CAPS] = "caps",
 	[NSB_STAGE_NO_NEW_PRIVS] = "no_new_privs",
+	[NSB_STAGE_LANDLOCK] = "landlock",
 	[NSB_STAGE_RESOLVE] = "resolve",
 	[NSB_STAGE_EXEC] = "exec",
 };

@@ -38,6 +38,7 @@ enum nsb_stage {
 	NSB_STAGE_HOSTNAME,	/* "hostname" */
 	NSB_STAGE_CAPS,		/* "caps" */
 	NSB_STAGE_NO_NEW_PRIVS, /* "no_new_privs" */
+	NSB_STAGE_LANDLOCK, /* "landlock": --isolation landlock (also decided by the supervisor) */
 
 	/* exec_failed: the command itself (exit 127 and 126). */
 	NSB_STAGE_RESOLVE, /* "resolve": not found */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* What each option means: --help, the option table and its setters.  Pure (supervisor). */
+/* What each option means: the option table and its setters (the --help text is cli_usage.c).  Pure (supervisor). */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,77 +9,6 @@
 #include "core/cli_options.h"
 #include "base/util.h"
 #include "core/protect.h"
-
-/* The --help text; tests/unit/test_cli.c holds every table row against it. */
-const char nsb_cli_usage[] =
-	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
-	"\n"
-	"Run COMMAND in fresh user, mount, PID, network, IPC, UTS and cgroup\n"
-	"namespaces on an otherwise empty, read-only root.\n"
-	"\n"
-	"Filesystem:\n"
-	"  --ro PATH[:DEST]      bind PATH read-only (at its own real path, or at DEST)\n"
-	"  --rw PATH[:DEST]      bind PATH read-write\n"
-	"  --tmpfs DEST[:SIZE]   mount an empty tmpfs at DEST (default size 64M)\n"
-	"  --project DIR         project root, bound read-only and the working\n"
-	"                        directory inside (default: the current directory)\n"
-	"  --no-project          bind no project root; the working directory is /\n"
-	"  --chdir DIR           working directory inside (absolute path)\n"
-	"  --rw-git              let git commit in a protected .git (hooks and config\n"
-	"                        stay read-only)\n"
-	"  --no-protect          leave .git, .envrc, shell rc files, ... writable in --rw binds\n"
-	"  --mask PATH|GLOB      cover PATH, or what GLOB matches in the binds, with an\n"
-	"                        empty read-only file or directory (repeatable)\n"
-	"  --no-mask             mask nothing, not even .env files and private keys\n"
-	"\n"
-	"Environment and identity:\n"
-	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
-	"  --hostname NAME       hostname inside (default: nsbox)\n"
-	"  --share-net           keep the host network (default: only loopback)\n"
-	"\n"
-	"Terminal:\n"
-	"  --pty                 give the command a pseudo-terminal of its own (default\n"
-	"                        when stdin and stdout are both terminals)\n"
-	"  --no-pty              never allocate a pseudo-terminal\n"
-	"\n"
-	"Limits and lifetime:\n"
-	"  --memory SIZE         memory limit (k/M/G/T suffixes; at least 1M)\n"
-	"  --pids N|unlimited    at most N processes, nsbox's init included (default\n"
-	"                        4096 where a pids cgroup or RLIMIT_NPROC can enforce it)\n"
-	"  --cpus FRACTION       CPU time as a number of CPUs, e.g. 0.5 or 2 (cgroup v2 only)\n"
-	"  --timeout SECONDS     SIGTERM at the deadline, then SIGKILL (fractions allowed)\n"
-	"  --kill-after SECONDS  grace between SIGTERM and SIGKILL (default 2)\n"
-	"  --max-output BYTES    pass at most BYTES per stream, count and drain the rest\n"
-	"  --capture             put stdout and stderr into the record (default 1M each)\n"
-	"  --tmp-size SIZE       size of /tmp and of /dev/shm (default 256M)\n"
-	"  --cgroup-parent DIR   create the run's cgroup under DIR (a cgroup v2 directory)\n"
-	"  --require-cgroup      fail instead of falling back to rlimits\n"
-	"\n"
-	"Front gate (checked before anything is created):\n"
-	"  --deny-exec NAME      refuse the command NAME (also through wrappers)\n"
-	"  --allow-exec NAME     lift NAME from the deny list\n"
-	"  --allow-inline-code   let interpreters take code inline (-c, -e, ...)\n"
-	"  --allow-metachar      let arguments contain shell metacharacters\n"
-	"  --allow-path DIR      let path arguments resolve under DIR too\n"
-	"  --policy FILE         read gate settings from FILE (nsbox-policy(5))\n"
-	"  --print-policy        print the effective gate policy and exit\n"
-	"  --check               dry run: print the plan and the verdict as JSON, run nothing\n"
-	"\n"
-	"Hardening:\n"
-	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
-	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
-	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
-	"  --seccomp-learn FILE  allow and count every syscall, then write a profile to FILE\n"
-	"\n"
-	"Reporting:\n"
-	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
-	"  --quiet               no summary line of refused syscalls on stderr\n"
-	"  --help                show this help and exit\n"
-	"  --version             show the version and exit\n"
-	"\n"
-	"Exit status: the command's own, 128+N if killed by signal N, 123 refused,\n"
-	"124 timed out, 125 nsbox failed, 126 not executable, 127 not found.\n"
-	"See nsbox(1).\n";
 
 int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
 {
@@ -578,6 +507,7 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .set = set_path,
 	 FIELD(seccomp_learn),
 	 .what = "invalid file name"},
+	{.name = "--isolation", .metavar = "MODE", .set = nsb_cli_set_isolation},
 	/* Reporting */
 	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
 	{.name = "--quiet", .set = set_flag, FIELD(quiet)},

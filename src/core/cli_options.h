@@ -52,10 +52,14 @@ struct nsb_cli_option {
 };
 
 /* The rows, in --help order. */
-#define NSB_CLI_N_OPTIONS 41
+#define NSB_CLI_N_OPTIONS 42
 extern const struct nsb_cli_option nsb_cli_options[];
 
 /* Fill e (stage "usage") with the message and the hint (or none); err is a
  * negative errno, returned. */
 int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char *fmt, ...)
 	_printf_(4, 5);
+
+/* --isolation's setter (cli_isolation.c): namespaces, landlock or auto. */
+int nsb_cli_set_isolation(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			  struct nsb_error *e);

@@ -42,6 +42,14 @@
 #define NSB_DEFAULT_PIDS   4096
 #define NSB_PIDS_UNLIMITED UINT64_MAX /* --pids unlimited */
 
+/* --isolation: namespaces (the default), landlock, or auto (namespaces where
+ * they work, else landlock). */
+enum nsb_isolation {
+	NSB_ISO_NAMESPACES,
+	NSB_ISO_LANDLOCK,
+	NSB_ISO_AUTO,
+};
+
 /* --pty / --no-pty; auto: a pty when stdin and stdout are both terminals. */
 enum nsb_pty_mode {
 	NSB_PTY_AUTO,
@@ -124,8 +132,9 @@ struct nsb_config {
 	bool no_mask;	 /* --no-mask */
 	bool rw_git;	 /* --rw-git */
 
-	bool quiet;		   /* --quiet: no summary line of seccomp refusals on stderr */
-	const char *seccomp_learn; /* --seccomp-learn FILE */
+	bool quiet;		      /* --quiet: no summary line of seccomp refusals on stderr */
+	const char *seccomp_learn;    /* --seccomp-learn FILE */
+	enum nsb_isolation isolation; /* --isolation */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

@@ -567,3 +567,8 @@ void nsb_plan_free(struct nsb_plan *p)
 	p->covers = NULL;
 	p->n_covers = 0;
 }
+
+int nsb_plan_setenv(struct nsb_plan *p, const char *name, const char *value, struct nsb_error *e)
+{
+	return env_set(p, name, strlen(name), value, e);
+}

@@ -13,6 +13,7 @@
 
 #include "core/config.h"
 #include "base/error.h"
+#include "core/landlock_plan.h"
 #include "core/limitplan.h"
 #include "core/protect.h"
 
@@ -95,6 +96,12 @@ struct nsb_plan {
 	 * after its bind (sandbox/mount_cover.c).  Owned. */
 	struct nsb_cover *covers;
 	size_t n_covers;
+
+	/* Left empty by nsb_plan_build too: --isolation, as the run decided
+	 * it (never NSB_ISO_AUTO here), and for a Landlock run what it
+	 * enforces (core/landlock_plan.h) and its private TMPDIR. */
+	enum nsb_isolation isolation;
+	struct nsb_landlock_plan landlock;
 };
 
 /*
@@ -105,6 +112,10 @@ struct nsb_plan {
  */
 int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
 		   struct nsb_error *e);
+
+/* Set (or replace) NAME=VALUE in the plan's environment: for the run's own
+ * additions (a Landlock run's private TMPDIR).  Errors: stage "plan". */
+int nsb_plan_setenv(struct nsb_plan *p, const char *name, const char *value, struct nsb_error *e);
 
 /* Free what nsb_plan_build allocated (the ops and their paths, the
  * environment strings, the command); a zeroed plan is fine, and so is a

@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "base/macro.h"
 #include "core/result.h"
+#include "core/result_isolation.h"
 
 void nsb_result_init(struct nsb_result *r)
 {
@@ -248,6 +249,7 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 			   en);
 		put_covers(j, "masked", en->mask_on, en->n_masked, en->masked_paths, en);
 	}
+	nsb_result_put_isolation(j, en);
 	nsb_json_end_object(j);
 }
 

@@ -93,6 +93,14 @@ struct nsb_enforced {
 	size_t n_protected, n_masked;
 	const char *protected_paths[NSB_RECORD_MAX_COVER_PATHS]; /* the first ones */
 	const char *masked_paths[NSB_RECORD_MAX_COVER_PATHS];
+
+	/* --isolation: "namespaces" or "landlock" (NULL: not recorded); for
+	 * landlock, what Landlock enforced ("missing" lists the namespaces). */
+	const char *isolation;
+	int landlock_abi;
+	bool landlock_net_tcp;	     /* TCP bind and connect refused by Landlock */
+	bool landlock_socket_filter; /* socket() refused but for AF_UNIX (seccomp) */
+	uint64_t landlock_scoped;    /* NSB_LL_SCOPE_* */
 };
 
 /* A syscall the seccomp filter refused and reported (supervisor/notify.h):

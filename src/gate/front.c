@@ -340,6 +340,7 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	put_limits(&j, c, p);
 	put_seccomp(&j, bpf);
 	put_gate(&j, f);
+	put_str(&j, "isolation", p->isolation == NSB_ISO_LANDLOCK ? "landlock" : "namespaces");
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	r = nsb_json_finish(&j, &buf, &len);

@@ -19,8 +19,10 @@
 
 #include "sandbox/caps.h"
 #include "sandbox/idmap.h"
+#include "sandbox/landlock.h"
 #include "base/exitcode.h"
 #include "base/fdpass.h"
+#include "base/reap.h"
 #include "sandbox/init.h"
 #include "sandbox/mount.h"
 #include "sandbox/net.h"
@@ -151,12 +153,15 @@ static int scrub_cmdline(struct nsb_error *e)
  */
 static int open_pty(const struct nsb_init_args *a, int *ret_slave, struct nsb_error *e)
 {
+	/* Without a mount namespace, the host's devpts: its ptmx node is
+	 * usually mode 000, /dev/ptmx is the one to open. */
+	const char *ptmx = a->plan->isolation == NSB_ISO_LANDLOCK ? "/dev/ptmx" : "/dev/pts/ptmx";
 	_cleanup_close_ int master = -1, slave = -1;
 	int unlock = 0, r;
 
-	master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	master = open(ptmx, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "open '/dev/pts/ptmx'");
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "open '%s'", ptmx);
 	if (ioctl(master, TIOCSPTLCK, &unlock) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_PTY, "unlock the pty");
 	/* The peer by descriptor: no path lookup that could pick another pty. */
@@ -223,8 +228,11 @@ static void init_attach(const struct nsb_init_args *a)
 		_exit(NSB_EXIT_NSBOX);
 
 	/* Our own ids only, which needs no privilege outside (idmap.h); done
-	 * here rather than by the supervisor, nothing waits on a handshake. */
-	r = nsb_userns_write_maps(0, a->plan->uid, a->plan->gid, &e);
+	 * here rather than by the supervisor, nothing waits on a handshake.
+	 * A Landlock run has no user namespace to map. */
+	r = a->plan->isolation == NSB_ISO_LANDLOCK
+		    ? 0
+		    : nsb_userns_write_maps(0, a->plan->uid, a->plan->gid, &e);
 	if (r < 0)
 		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 
@@ -251,6 +259,27 @@ static int init_hide(struct nsb_error *e)
 	return scrub_cmdline(e);
 }
 
+/*
+ * A Landlock run has no world of its own to build: init becomes the child
+ * subreaper (nothing the payload starts can leave init's reach by
+ * double-forking: finish() kills it all), and enters the working directory,
+ * a host path.  The ruleset comes in init_lock_down.
+ */
+static int landlock_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
+{
+	const struct nsb_plan *p = a->plan;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT,
+				     "become the child subreaper");
+	if (chdir(p->cwd) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CHDIR,
+				     "enter working directory '%s'", p->cwd);
+	if (a->stdio->pty)
+		return open_pty(a, slave, e);
+	return 0;
+}
+
 /* The sandbox's world: mounts, loopback, hostname, and the pty if asked. */
 static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
 {
@@ -258,6 +287,8 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 	struct nsb_net_job net;
 	int r;
 
+	if (p->isolation == NSB_ISO_LANDLOCK)
+		return landlock_build(a, slave, e);
 	/* The network namespace is made meanwhile (net.h says how). */
 	if (!p->share_net)
 		nsb_net_start(&net);
@@ -313,13 +344,24 @@ static int init_lock_down(const struct nsb_init_args *a, int slave, struct nsb_e
 	int r;
 
 	/* init keeps nothing the payload could borrow: all capability sets
-	 * empty and no_new_privs, before the payload is even forked. */
-	r = nsb_caps_drop_all(e);
+	 * empty and no_new_privs, before the payload is even forked.  (A
+	 * Landlock run may hold no capability, nor CAP_SETPCAP to drop the
+	 * bounding set: it empties what it can, landlock.h.) */
+	r = p->isolation == NSB_ISO_LANDLOCK ? nsb_landlock_drop_caps(e) : nsb_caps_drop_all(e);
 	if (r < 0)
 		return r;
 	r = nsb_no_new_privs(e);
 	if (r < 0)
 		return r;
+	/* Landlock after no_new_privs (which it needs), the socket filter
+	 * before the profile's (a strict profile refuses seccomp()). */
+	if (p->isolation == NSB_ISO_LANDLOCK) {
+		r = nsb_landlock_apply(p, e);
+		if (r >= 0 && p->landlock.socket_filter)
+			r = nsb_landlock_socket_filter(e);
+		if (r < 0)
+			return r;
+	}
 
 	/*
 	 * The filter goes on in init, before the payload is forked: init
@@ -398,16 +440,24 @@ _noreturn_ static void finish(const struct nsb_init_args *a, int status)
 	struct rusage self, kids;
 	ssize_t w;
 
-	/* No child left means no process left: every other one in the
-	 * namespace descends from init, and orphans come back to it.  Then
-	 * kill(-1), which walks every process of the host, is spared. */
-	pid_t left;
-	while ((left = waitpid(-1, NULL, WNOHANG)) > 0)
-		;
-	if (left == 0 || errno != ECHILD) {
-		kill(-1, SIGKILL);
-		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+	/* Without a PID namespace, kill(-1) would reach every process of
+	 * the caller's uid on the host: a Landlock run kills what descends
+	 * from init (its subreaper) instead. */
+	if (a->plan->isolation == NSB_ISO_LANDLOCK) {
+		nsb_reap_descendants();
+	} else {
+		/* No child left means no process left: every other one in the
+		 * namespace descends from init, and orphans come back to it.
+		 * Then kill(-1), which walks every process of the host, is
+		 * spared. */
+		pid_t left;
+		while ((left = waitpid(-1, NULL, WNOHANG)) > 0)
 			;
+		if (left == 0 || errno != ECHILD) {
+			kill(-1, SIGKILL);
+			while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+				;
+		}
 	}
 	if (getrusage(RUSAGE_SELF, &self) == 0 && getrusage(RUSAGE_CHILDREN, &kids) == 0) {
 		timeradd(&self.ru_utime, &kids.ru_utime, &fin.utime);

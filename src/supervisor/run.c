@@ -17,6 +17,7 @@
 #include "sandbox/init.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
+#include "supervisor/isolation.h"
 #include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
 #include "supervisor/run_seccomp.h"
@@ -214,12 +215,21 @@ static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *w
 static void hint_userns(struct nsb_error *se)
 {
 	struct nsb_error d = {0};
+	char hint[sizeof(se->hint)];
 
-	if (se->stage != NSB_STAGE_USERNS || (se->err != EPERM && se->err != EACCES) || se->hint[0])
+	if (se->stage != NSB_STAGE_USERNS)
 		return;
-	nsb_userns_diagnose(se->err, "/proc", &d);
-	if (d.hint[0])
-		nsb_error_hint(se, "%s", d.hint);
+	if ((se->err == EPERM || se->err == EACCES) && !se->hint[0]) {
+		nsb_userns_diagnose(se->err, "/proc", &d);
+		if (d.hint[0])
+			nsb_error_hint(se, "%s", d.hint);
+	}
+	/* Whatever the cause: a weaker sandbox exists, when asked for. */
+	snprintf(hint, sizeof(hint), "%s", se->hint);
+	nsb_error_hint(se,
+		       "%s%s--isolation auto (or landlock) runs without namespaces, with "
+		       "Landlock and seccomp only; nsbox doctor says what this host supports",
+		       hint, hint[0] ? "; or " : "");
 }
 
 /* Whether anything on the command line needs the run's own cgroup. */
@@ -335,6 +345,8 @@ int nsb_run_prepare(struct nsb_run *run)
 	    setup_seccomp(run, &e) < 0 || nsb_front_policy(cfg, &run->front, &e) < 0)
 		return nsb_run_fail(run, &e);
 	attach_seccomp(run);
+	if (nsb_isolation_decide(run, &e) < 0)
+		return nsb_run_fail(run, &e);
 	/* The front gate: decided before anything exists. */
 	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
 		return nsb_run_fail(run, &e);
@@ -457,6 +469,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 	if (nsb_spawn(&run->plan, &run->stdio, run->cg.fd, &run->sb, &e) < 0) {
 		finish_cgroup(run);
 		nsb_run_fail(run, &e);
+		hint_userns(&res->setup_error);
 		return;
 	}
 	/* The gate's tables are done with (the verdict keeps its own text):
@@ -472,12 +485,16 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.stdio = &run->stdio,
 		.max_output = cfg->has_max_output ? cfg->max_output : UINT64_MAX,
 		.capture = cfg->capture,
-		.kill_all = run->cg.fd >= 0 ? kill_cgroup : NULL,
+		.kill_all = run->cg.fd >= 0			      ? kill_cgroup
+			    : run->plan.isolation == NSB_ISO_LANDLOCK ? nsb_isolation_kill_all
+								      : NULL,
 		.kill_ud = &run->cg,
 		.notify = run->bpf.notify ? &run->notify : NULL,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	nsb_sandbox_close(&run->sb);
+	/* No PID namespace took the survivors with it (a Landlock run). */
+	nsb_isolation_finish(run);
 	if (r < 0)
 		nsb_run_fail(run, &e);
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
@@ -524,6 +541,10 @@ void nsb_run_execute(struct nsb_run *run)
 	nsb_run_warn_covers(run);
 	nsb_run_warn_fallbacks(run);
 	nsb_run_warn_unwritable_binds(run);
+	if (nsb_isolation_prepare(run, &e) < 0) {
+		nsb_run_fail(run, &e);
+		return;
+	}
 	if (create_cgroup(run, &e) < 0) {
 		nsb_run_fail(run, &e);
 		return;
@@ -540,6 +561,7 @@ void nsb_run_destroy(struct nsb_run *run)
 	if (run->cg.fd >= 0 && nsb_cgroup_destroy(&run->cg, &e) < 0)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
+	nsb_isolation_finish(run);
 	nsb_plan_free(&run->plan);
 	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);

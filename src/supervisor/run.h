@@ -52,6 +52,9 @@ struct nsb_run {
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
 	struct nsb_notify notify;      /* the seccomp listener's counts (notify.h) */
+
+	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
+	char isolation_why[NSB_ERR_MESSAGE_MAX];
 };
 
 /*

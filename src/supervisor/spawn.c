@@ -347,8 +347,11 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
 	/* No CLONE_NEWNET: init makes the network namespace on a thread,
 	 * beside the mounts (sandbox/net.h). */
-	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-			 CLONE_NEWCGROUP;
+	bool landlock = plan->isolation == NSB_ISO_LANDLOCK;
+	/* A Landlock run is a plain child (sandbox/landlock.h confines it). */
+	uint64_t flags = landlock ? 0
+				  : CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
+					    CLONE_NEWUTS | CLONE_NEWCGROUP;
 	int pidfd = -1, r;
 	bool used_clone3 = false;
 	pid_t pid;
@@ -360,7 +363,8 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	pid = do_clone(flags, cgroup_fd, &pidfd, &used_clone3);
 	if (pid < 0) {
 		r = pid;
-		if (r == -EPERM || r == -EACCES || r == -ENOSPC || r == -EUSERS || r == -EINVAL)
+		if (!landlock &&
+		    (r == -EPERM || r == -EACCES || r == -ENOSPC || r == -EUSERS || r == -EINVAL))
 			nsb_userns_diagnose(-r, "/proc", e);
 		else
 			nsb_error_set(e, r, NSB_STAGE_CLONE, "create the sandbox's namespaces");
@@ -390,8 +394,10 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	sb->pty_sock = ch.pty[0];
 	sb->clone3 = used_clone3;
 	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
-	sb->namespaces = NSB_NS_USER | NSB_NS_MOUNT | NSB_NS_PID | NSB_NS_IPC | NSB_NS_UTS |
-			 NSB_NS_CGROUP | (plan->share_net ? 0 : NSB_NS_NET);
+	sb->namespaces = landlock ? 0
+				  : NSB_NS_USER | NSB_NS_MOUNT | NSB_NS_PID | NSB_NS_IPC |
+					    NSB_NS_UTS | NSB_NS_CGROUP |
+					    (plan->share_net ? 0 : NSB_NS_NET);
 	return 0;
 
 fail:

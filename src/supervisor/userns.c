@@ -140,14 +140,15 @@ static const struct {
 			  "unprivileged user namespaces are disabled "
 			  "(kernel.unprivileged_userns_clone is 0)",
 			  "allow them: sysctl -w kernel.unprivileged_userns_clone=1"},
-	[APPARMOR_USERNS] = {SYSCTL_APPARMOR_USERNS, "kernel.apparmor_restrict_unprivileged_userns",
-			     1,
-			     "AppArmor restricts unprivileged user namespaces "
-			     "(kernel.apparmor_restrict_unprivileged_userns is 1): only programs "
-			     "whose AppArmor profile grants 'userns,' may use them",
-			     "load an AppArmor profile for nsbox that contains the rule 'userns,', "
-			     "or lift the restriction: "
-			     "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"},
+	[APPARMOR_USERNS] =
+		{SYSCTL_APPARMOR_USERNS, "kernel.apparmor_restrict_unprivileged_userns", 1,
+		 "AppArmor restricts unprivileged user namespaces "
+		 "(kernel.apparmor_restrict_unprivileged_userns is 1): only programs "
+		 "whose AppArmor profile grants 'userns,' may use them",
+		 "load nsbox's AppArmor profile, which grants 'userns,': "
+		 "apparmor_parser -r /etc/apparmor.d/nsbox (make install puts it there), "
+		 "or lift the restriction: "
+		 "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"},
 };
 
 /*

@@ -71,6 +71,22 @@ void nsb_verdict_cgroup(const struct nsb_cgroup_stats *st, struct nsb_result *re
 	}
 }
 
+/* --isolation: a Landlock run has no hostname, mounts or /tmp of its own. */
+static void verdict_isolation(const struct nsb_plan *p, struct nsb_enforced *en)
+{
+	const struct nsb_landlock_plan *ll = &p->landlock;
+
+	en->isolation = p->isolation == NSB_ISO_LANDLOCK ? "landlock" : "namespaces";
+	if (p->isolation != NSB_ISO_LANDLOCK)
+		return;
+	en->hostname = NULL;
+	en->mount_api = NULL;
+	en->landlock_abi = ll->abi;
+	en->landlock_net_tcp = ll->net != 0;
+	en->landlock_socket_filter = ll->socket_filter;
+	en->landlock_scoped = ll->scoped;
+}
+
 void nsb_verdict_enforced(const struct nsb_enforced_in *in, struct nsb_result *res)
 {
 	struct nsb_enforced *en = &res->enforced;
@@ -85,6 +101,7 @@ void nsb_verdict_enforced(const struct nsb_enforced_in *in, struct nsb_result *r
 	en->hostname = in->plan->hostname;
 	en->share_net = in->plan->share_net;
 	en->mount_api = "new";
+	verdict_isolation(in->plan, en);
 	en->seccomp_profile = b->none ? NSB_SECCOMP_NONE : b->profile;
 	en->seccomp_sha256 = b->none ? NULL : b->sha256;
 	en->seccomp_default_action = b->none ? NULL : b->default_action;
@@ -104,7 +121,7 @@ void nsb_verdict_enforced(const struct nsb_enforced_in *in, struct nsb_result *r
 	en->has_max_output = c->has_max_output;
 	en->max_output = c->max_output;
 	en->capture = c->capture;
-	en->tmp_size = in->plan->tmp_size;
+	en->tmp_size = in->plan->isolation == NSB_ISO_LANDLOCK ? 0 : in->plan->tmp_size;
 	en->has_stdio = true;
 	en->stdio_pty = in->stdio->pty;
 	for (int fd = 0; fd < 3; fd++)

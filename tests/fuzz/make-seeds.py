@@ -74,6 +74,8 @@ for a in [
     argv("--version"),
     argv("--ro"),
     argv("--tmpfs", "/x:99999999999999999999T", "--", "x"),
+    argv("--isolation", "landlock", "--share-net", "--", "true"),
+    argv("--isolation", "auto", "--isolation", "bogus", "--", "true"),
 ]:
     put("fuzz_cli", a)
 

@@ -91,6 +91,8 @@ static const char *errname(int e)
 		return "EAGAIN";
 	case ENOMEM:
 		return "ENOMEM";
+	case EAFNOSUPPORT:
+		return "EAFNOSUPPORT";
 	default:
 		snprintf(buf, sizeof(buf), "E%d", e);
 		return buf;
@@ -656,6 +658,41 @@ static int cmd_connect(const char *ip, const char *port)
 	return 0;
 }
 
+/* Can a socket of FAMILY (inet, inet6, unix, netlink, packet) be made? */
+static int cmd_socket(const char *family)
+{
+	static const struct {
+		const char *name;
+		int af;
+	} fams[] = {{"inet", AF_INET},
+		    {"inet6", AF_INET6},
+		    {"unix", AF_UNIX},
+		    {"netlink", AF_NETLINK},
+		    {"packet", AF_PACKET}};
+
+	for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
+		if (strcmp(family, fams[i].name) != 0)
+			continue;
+		int fd =
+			socket(fams[i].af,
+			       (fams[i].af == AF_PACKET ? SOCK_RAW : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+		printf("socket=%s\n", fd < 0 ? errname(errno) : "ok");
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? EXIT_FAILED : 0;
+	}
+	return EXIT_USAGE;
+}
+
+/* Signal 0 to a process outside: may we reach it at all? */
+static int cmd_signal(const char *pid)
+{
+	int r = kill((pid_t)atol(pid), 0);
+
+	printf("signal=%s\n", r < 0 ? errname(errno) : "ok");
+	return r < 0 ? EXIT_FAILED : 0;
+}
+
 static int cmd_cwd(void)
 {
 	char buf[PATH_MAX];
@@ -844,7 +881,8 @@ static int usage(void)
 		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE | fork N\n"
 		"       probe devattrs PATH | masked PATH... | masked-userns PATH... | cmdline PID\n"
 		"       probe refuse N | refuse-threads T N | refuse-procs P N | refuse-exit T\n"
-		"       probe personality HEX\n");
+		"       probe personality HEX\n"
+		"       probe socket inet|inet6|unix|netlink|packet | signal PID\n");
 	return EXIT_USAGE;
 }
 
@@ -916,6 +954,10 @@ int main(int argc, char **argv)
 		r = cmd_masked_userns(argv + 2, argc - 2);
 	else if (!strcmp(cmd, "cmdline") && a1)
 		r = cmd_cmdline(a1);
+	else if (!strcmp(cmd, "socket") && a1)
+		r = cmd_socket(a1);
+	else if (!strcmp(cmd, "signal") && a1)
+		r = cmd_signal(a1);
 	else
 		r = usage();
 	fflush(stdout);

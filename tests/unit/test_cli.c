@@ -1258,6 +1258,7 @@ Test(cli, pty_and_no_pty_last_one_wins)
  */
 static const char usage_before_the_table[] =
 	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       nsbox doctor [--json]   what this host supports, and what to change\n"
 	"\n"
 	"Run COMMAND in fresh user, mount, PID, network, IPC, UTS and cgroup\n"
 	"namespaces on an otherwise empty, read-only root.\n"
@@ -1315,6 +1316,9 @@ static const char usage_before_the_table[] =
 	"  --seccomp-export FILE write the compiled BPF program to FILE (for bwrap --seccomp)\n"
 	"  --print-profile NAME  print the text of the built-in profile NAME and exit\n"
 	"  --seccomp-learn FILE  allow and count every syscall, then write a profile to FILE\n"
+	"  --isolation MODE      namespaces (default); landlock: no namespaces, Landlock\n"
+	"                        and seccomp only (weaker, see nsbox(1)); auto: landlock\n"
+	"                        only where user namespaces are refused\n"
 	"\n"
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
@@ -1356,5 +1360,29 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 41));
+	cr_expect(eq(sz, rows, 42));
+}
+
+/* ---- --isolation ------------------------------------------------------------ */
+
+Test(cli, isolation_modes)
+{
+	static struct nsb_config c;
+	char *av[] = {"nsbox", "--isolation", "landlock", "--", "true", NULL};
+
+	cr_assert(eq(int, nsb_cli_parse(5, av, &c, &err), 0));
+	cr_expect(eq(int, c.isolation, NSB_ISO_LANDLOCK));
+	av[2] = "auto";
+	cr_assert(eq(int, nsb_cli_parse(5, av, &c, &err), 0));
+	cr_expect(eq(int, c.isolation, NSB_ISO_AUTO));
+	av[2] = "namespaces";
+	cr_assert(eq(int, nsb_cli_parse(5, av, &c, &err), 0));
+	cr_expect(eq(int, c.isolation, NSB_ISO_NAMESPACES));
+	char *def[] = {"nsbox", "true", NULL};
+	cr_assert(eq(int, nsb_cli_parse(2, def, &c, &err), 0));
+	cr_expect(eq(int, c.isolation, NSB_ISO_NAMESPACES));
+	av[2] = "chroot";
+	cr_expect(eq(int, nsb_cli_parse(5, av, &c, &err), -EINVAL));
+	cr_expect(eq(str, err.message, "--isolation 'chroot': unknown isolation mode"));
+	cr_expect(eq(str, err.hint, "MODE is namespaces, landlock or auto"));
 }

@@ -80,6 +80,7 @@ Test(stage, names_and_statuses_are_the_documented_ones)
 		{NSB_STAGE_HOSTNAME, "hostname", NSB_STATUS_SETUP_FAILED},
 		{NSB_STAGE_CAPS, "caps", NSB_STATUS_SETUP_FAILED},
 		{NSB_STAGE_NO_NEW_PRIVS, "no_new_privs", NSB_STATUS_SETUP_FAILED},
+		{NSB_STAGE_LANDLOCK, "landlock", NSB_STATUS_SETUP_FAILED},
 		{NSB_STAGE_RESOLVE, "resolve", NSB_STATUS_EXEC_FAILED},
 		{NSB_STAGE_EXEC, "exec", NSB_STATUS_EXEC_FAILED},
 	};

@@ -119,6 +119,7 @@ Test(userns_diagnose, ubuntu_apparmor_restriction)
 	cr_expect_not_null(strstr(e.message, "'userns,'"));
 	cr_expect_not_null(strstr(e.message, ": Permission denied"));
 	cr_expect_not_null(strstr(e.hint, "'userns,'"));
+	cr_expect_not_null(strstr(e.hint, "apparmor_parser -r /etc/apparmor.d/nsbox"));
 	cr_expect_not_null(
 		strstr(e.hint, "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"));
 }

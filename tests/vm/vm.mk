@@ -23,6 +23,12 @@ VM_NSBOX    := $(if $(wildcard src/main.c),$(BUILD)/nsbox)
 # the seccomp profiles where the build looks for them.
 VM_EXTRA    := $(if $(VM_NSBOX),$(PROBE))
 VM_FILES    := $(if $(VM_NSBOX),seccomp-profiles:$(PROFILEDIR))
+# The AppArmor profile and the host's parser with what it includes
+# (40-isolation.sh loads the profile for /bin/nsbox), when the host has it.
+VM_AAPARSER := $(firstword $(wildcard /sbin/apparmor_parser /usr/sbin/apparmor_parser))
+VM_EXTRA    += $(if $(VM_NSBOX),$(VM_AAPARSER))
+VM_FILES    += $(if $(and $(VM_NSBOX),$(VM_AAPARSER)),apparmor:/etc/nsbox-apparmor \
+	/etc/apparmor.d/tunables:/etc/apparmor.d/tunables /etc/apparmor.d/abi:/etc/apparmor.d/abi)
 
 .PHONY: check-vm check-vm-runner deps-vm
 
