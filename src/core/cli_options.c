@@ -31,6 +31,10 @@ const char nsb_cli_usage[] =
 	"  --mask PATH|GLOB      cover PATH, or what GLOB matches in the binds, with an\n"
 	"                        empty read-only file or directory (repeatable)\n"
 	"  --no-mask             mask nothing, not even .env files and private keys\n"
+	"  --overlay DIR[:DEST]  DIR writable; changes kept aside, listed in the record\n"
+	"  --overlay-size SIZE   bound each overlay's upper layer (default 1G)\n"
+	"  --overlay-mode MODE   discard (default), commit (on exit 0) or export:PATH\n"
+	"  --overlay-commit-always  commit whatever the exit status\n"
 	"\n"
 	"Environment and identity:\n"
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
@@ -477,6 +481,10 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	{.name = "--no-protect", .set = set_flag, FIELD(no_protect)},
 	{.name = "--mask", .metavar = "PATH|GLOB", .set = add_mask},
 	{.name = "--no-mask", .set = set_flag, FIELD(no_mask)},
+	{.name = "--overlay", .metavar = "DIR[:DEST]", .set = add_mount, .min = NSB_MOUNT_OVERLAY},
+	{.name = "--overlay-size", .metavar = "SIZE", .set = nsb_cli_set_overlay_size},
+	{.name = "--overlay-mode", .metavar = "MODE", .set = nsb_cli_set_overlay_mode},
+	{.name = "--overlay-commit-always", .set = set_flag, FIELD(overlay_commit_always)},
 	/* Environment and identity */
 	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
 	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},

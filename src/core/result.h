@@ -17,6 +17,8 @@
 
 #define NSB_RECORD_SCHEMA 1
 
+struct nsb_overlay_result;
+
 /* Sentinels for exit_code (DESIGN section 5). */
 #define NSB_EXIT_CODE_DENIED	(-100)
 #define NSB_EXIT_CODE_TIMED_OUT (-101)
@@ -130,6 +132,7 @@ struct nsb_result {
 	struct {
 		const char *kind;
 		uint64_t count;
+		const char *path; /* where, when it has a place (disk.full); NULL: none */
 	} violations[4];
 	size_t n_violations;
 
@@ -149,6 +152,11 @@ struct nsb_result {
 	/* The front gate judged the command: "gate": {"metachar": mode}, the
 	 * shell.metachar mode ("syntax", "strict", "off").  NULL: no "gate". */
 	const char *gate_metachar;
+
+	/* --overlay: each one's change set (core/overlay_record.h), not owned;
+	 * "overlay" is written only for a run that had some. */
+	const struct nsb_overlay_result *overlays;
+	size_t n_overlays;
 };
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */

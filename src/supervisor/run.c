@@ -38,7 +38,8 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 				       .stdout_rd = -1,
 				       .stderr_rd = -1,
 				       .stdin_wr = -1,
-				       .pty_sock = -1};
+				       .pty_sock = -1,
+				       .overlay_sock = -1};
 }
 
 int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e)
@@ -94,7 +95,9 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "resolve the mount sources");
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const struct nsb_mount_arg *m = &cfg->mounts[i];
-		const char *opt = m->kind == NSB_MOUNT_RO ? "--ro" : "--rw";
+		const char *opt = m->kind == NSB_MOUNT_RO	 ? "--ro"
+				  : m->kind == NSB_MOUNT_OVERLAY ? "--overlay"
+								 : "--rw";
 		_cleanup_free_ char *src = NULL;
 		struct stat st;
 
@@ -464,6 +467,9 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.early_exit = run->cg.fd < 0,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
+	/* Nothing of the command runs any more: its change sets are final. */
+	if (r >= 0 && run->plan.n_overlays && (run->overlays = calloc(1, sizeof(*run->overlays))))
+		nsb_overlays_finish(run->overlays, cfg, &run->plan, run->sb.overlay_sock, res);
 	nsb_sandbox_close(&run->sb);
 	if (r < 0)
 		nsb_run_fail(run, &e);
@@ -523,6 +529,11 @@ void nsb_run_destroy(struct nsb_run *run)
 	if (run->cg.fd >= 0 && nsb_cgroup_destroy(&run->cg, &e) < 0)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
+	if (run->overlays) {
+		nsb_overlays_close(run->overlays);
+		free(run->overlays);
+		run->overlays = NULL;
+	}
 	nsb_plan_free(&run->plan);
 	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);

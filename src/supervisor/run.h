@@ -18,6 +18,7 @@
 #include "core/plan.h"
 #include "core/result.h"
 #include "seccomp/filter.h"
+#include "supervisor/overlay.h"
 #include "supervisor/protect_scan.h"
 #include "supervisor/spawn.h"
 #include "supervisor/supervise.h"
@@ -51,6 +52,7 @@ struct nsb_run {
 	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
+	struct nsb_overlays *overlays; /* --overlay only: the upper layers and change sets */
 };
 
 /*
