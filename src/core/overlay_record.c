@@ -51,7 +51,8 @@ void nsb_overlay_result_free(struct nsb_overlay_result *o)
 	list_free(&o->deleted);
 	list_free(&o->skipped);
 	free(o->error);
-	o->error = NULL;
+	free(o->export_path);
+	o->error = o->export_path = NULL;
 }
 
 static void put_str(struct nsb_json *j, const char *key, const char *s)

@@ -41,9 +41,9 @@ struct nsb_overlay_result {
 	bool full;	      /* the upper layer was full at the end (disk.full) */
 	bool complete;	      /* the whole upper layer was read */
 	struct nsb_ovl_list added, modified, deleted, skipped;
-	bool committed;		 /* commit: every change reached DIR */
-	const char *export_path; /* export: where the change set went, or NULL */
-	char *error; /* owned: why the change set is incomplete or not applied, or NULL */
+	bool committed;	   /* commit: every change reached DIR */
+	char *export_path; /* owned; export: where the change set went, or NULL */
+	char *error;	   /* owned: why the change set is incomplete or not applied, or NULL */
 };
 
 /* Append one entry (path copied); past the bound only the count grows.

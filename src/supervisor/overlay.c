@@ -151,7 +151,7 @@ static void finish_one(struct nsb_overlays *o, size_t i, const struct nsb_config
 		if (nsb_ovl_export(upper, lower, path, &e) < 0)
 			set_error(r, "export", &e);
 		else
-			r->export_path = cfg->overlay_export;
+			r->export_path = strdup(path);
 	}
 }
 
