@@ -26,8 +26,14 @@ static int make_upper(struct mount_ctx *c, const struct nsb_mount_op *op, int lo
 		      struct nsb_error *e)
 {
 	struct stat st;
-	int t = mnt_new_tmpfs(c, c->plan->overlay_size, 0700, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV,
-			      op->dest, e);
+	char size[32], inodes[32];
+	/* Inodes cost tmpfs memory its size does not count: one per KiB of
+	 * the bound, so that a payload cannot hand the supervisor a walk of
+	 * millions of empty files either. */
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)c->plan->overlay_size);
+	snprintf(inodes, sizeof(inodes), "%llu", (unsigned long long)(c->plan->overlay_size >> 10));
+	const char *kv[] = {"size", size, "nr_inodes", inodes, "mode", "0700", NULL};
+	int t = mnt_new_fs(c, "tmpfs", kv, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
 	int r;
 
 	if (t < 0)
