@@ -457,3 +457,30 @@ NSB_ITEST(overlay, a_commit_killed_midway_leaves_each_file_old_or_new)
 	cr_expect(n_new >= 1, "the commit never started");
 	cr_log_info("killed after %d of 1500 files (%d old)", n_new, n_old);
 }
+
+/* The front gate treats an overlay like an --rw root (its roots, gate/front.c):
+ * a path argument under it passes the path jail with the gate as a user gets
+ * it; --check lists the overlay among the mounts. */
+NSB_ITEST(overlay, the_gate_treats_an_overlay_as_a_writable_root)
+{
+	struct itest_run r;
+	const struct itest_opts gate = {.gate = true};
+	char target[512];
+
+	make_repo();
+	snprintf(target, sizeof(target), "%s/new.txt", itest_path(&itest_cur, "repo"));
+	itest_run(&itest_cur, &gate,
+		  ITEST_ARGV("--no-project", "--overlay", itest_path(&itest_cur, "repo"), "--",
+			     "/bin/touch", target),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "overlay"), "\"path\":\"new.txt\"");
+	itest_run_close(&r);
+
+	const struct itest_opts check = {.gate = true, .no_record = true};
+	itest_run(&itest_cur, &check, ITEST_ARGV("--check", "--overlay", "repo", "--", "/bin/true"),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "{\"kind\":\"overlay\",\"source\":\"");
+	itest_run_close(&r);
+}

@@ -238,3 +238,85 @@ Test(overlay_walk, reads_whiteouts_opaque_dirs_and_copy_ups)
 	snprintf(p, sizeof(p), "rm -rf %s", top);
 	cr_expect(eq(int, system(p), 0));
 }
+
+/* ---- the plan: an overlay is a writable bind the gate sees as --rw --------- */
+
+#include "core/plan.h"
+
+static char *plan_cmd[] = {"true", NULL};
+static char *plan_env[] = {"PATH=/usr/bin", NULL};
+
+static int plan_with(const char *real, bool is_dir, struct nsb_plan *pl, struct nsb_error *e)
+{
+	static struct nsb_facts f;
+	struct nsb_mount_arg *m = &cfg.mounts[0];
+
+	nsb_config_init(&cfg);
+	memset(m, 0, sizeof(*m));
+	m->kind = NSB_MOUNT_OVERLAY;
+	m->src = "w";
+	m->src_len = 1;
+	cfg.n_mounts = 1;
+	cfg.n_overlays = 1;
+	cfg.overlay_size = 4u << 20;
+	cfg.cmd_argv = plan_cmd;
+	cfg.cmd_argc = 1;
+	cfg.no_project = true;
+	memset(&f, 0, sizeof(f));
+	f.cwd = "/home/u/proj";
+	f.uid = 1000;
+	f.gid = 1000;
+	f.environ = plan_env;
+	f.mount_src_real[0] = real;
+	f.mount_src_is_dir[0] = is_dir;
+	return nsb_plan_build(&cfg, &f, pl, e);
+}
+
+Test(overlay_plan, an_overlay_is_a_writable_user_bind_marked_overlay)
+{
+	struct nsb_plan pl = {0};
+	struct nsb_error e = {0};
+	const struct nsb_mount_op *op = NULL;
+
+	cr_assert(eq(int, plan_with("/home/u/w", true, &pl, &e), 0), "%s", e.message);
+	for (size_t i = 0; i < pl.n_ops; i++)
+		if (strcmp(pl.ops[i].dest, "/home/u/w") == 0)
+			op = &pl.ops[i];
+	cr_assert(op != NULL);
+	cr_expect(eq(int, op->kind, NSB_OP_BIND));
+	cr_expect(op->overlay && op->user && !op->readonly);
+	cr_expect(eq(str, op->src, "/home/u/w"));
+	cr_expect(eq(sz, pl.n_overlays, 1));
+	cr_expect(eq(u64, pl.overlay_size, 4u << 20));
+	nsb_plan_free(&pl);
+}
+
+Test(overlay_plan, a_file_cannot_be_overlaid)
+{
+	struct nsb_plan pl = {0};
+	struct nsb_error e = {0};
+
+	cr_expect(eq(int, plan_with("/home/u/w", false, &pl, &e), -ENOTDIR));
+	cr_expect(eq(str, e.message, "--overlay 'w': not a directory"));
+}
+
+Test(overlay_plan, a_run_without_overlay_plans_none)
+{
+	struct nsb_plan pl = {0};
+	struct nsb_error e = {0};
+
+	cr_assert(eq(int, plan_with("/home/u/w", true, &pl, &e), 0));
+	nsb_plan_free(&pl);
+	cfg.mounts[0].kind = NSB_MOUNT_RW;
+	cfg.n_overlays = 0;
+	static struct nsb_facts f;
+	f.cwd = "/home/u/proj";
+	f.environ = plan_env;
+	f.mount_src_real[0] = "/home/u/w";
+	f.mount_src_is_dir[0] = true;
+	cr_assert(eq(int, nsb_plan_build(&cfg, &f, &pl, &e), 0), "%s", e.message);
+	cr_expect(eq(sz, pl.n_overlays, 0));
+	for (size_t i = 0; i < pl.n_ops; i++)
+		cr_expect(not(pl.ops[i].overlay));
+	nsb_plan_free(&pl);
+}
