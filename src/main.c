@@ -15,6 +15,7 @@
 #include "gate/policy.h"
 #include "seccomp/builtin.h"
 #include "supervisor/doctor.h"
+#include "supervisor/overlay_export.h"
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
 
@@ -104,6 +105,24 @@ static int dispatch(struct nsb_run *run, int parsed, struct nsb_error *e, int64_
 	return report(&run->res, cfg->result_fd, start);
 }
 
+/* nsbox apply EXPORT DIR: an --overlay-mode export, applied (overlay_export.h). */
+static int apply_export(int argc, char *argv[])
+{
+	struct nsb_error e = {0};
+
+	if (argc != 4) {
+		fputs("usage: nsbox apply EXPORT DIR\n", stderr);
+		return NSB_EXIT_NSBOX;
+	}
+	if (nsb_ovl_apply_export(argv[2], argv[3], &e) < 0) {
+		fprintf(stderr, "nsbox: apply: %s\n", e.message);
+		if (e.hint[0])
+			fprintf(stderr, "nsbox: hint: %s\n", e.hint);
+		return NSB_EXIT_NSBOX;
+	}
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	/* Large (the plan, the gate's roots): static, and only here. */
@@ -116,6 +135,9 @@ int main(int argc, char *argv[])
 	/* A subcommand, before any option: nothing of a run is set up. */
 	if (argc >= 2 && strcmp(argv[1], "doctor") == 0)
 		return nsb_doctor_main(argc - 1, argv + 1);
+	/* A verb, not a command: "nsbox -- apply" runs a command named apply. */
+	if (argc >= 2 && strcmp(argv[1], "apply") == 0)
+		return apply_export(argc, argv);
 	nsb_run_init(&run, &cfg);
 	r = nsb_cli_parse(argc, argv, &cfg, &e);
 	if (r >= 0 && (cfg.help || cfg.version)) {

@@ -98,6 +98,8 @@ static int finish(int argc, char *const *argv, const struct nsb_cli_state *s, st
 			"captured output goes into the record: use at most --max-output 64M with --capture",
 			"--max-output '%s': too large for --capture",
 			s->max_output_arg ? s->max_output_arg : "");
+	if (nsb_cli_check_overlays(c, e) < 0)
+		return -e->err;
 	if (c->project && c->no_project)
 		return nsb_cli_usage_err(e, -EINVAL, NULL,
 					 "--project and --no-project cannot be combined");

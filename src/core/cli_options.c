@@ -408,6 +408,10 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	{.name = "--no-protect", .set = set_flag, FIELD(no_protect)},
 	{.name = "--mask", .metavar = "PATH|GLOB", .set = add_mask},
 	{.name = "--no-mask", .set = set_flag, FIELD(no_mask)},
+	{.name = "--overlay", .metavar = "DIR[:DEST]", .set = add_mount, .min = NSB_MOUNT_OVERLAY},
+	{.name = "--overlay-size", .metavar = "SIZE", .set = nsb_cli_set_overlay_size},
+	{.name = "--overlay-mode", .metavar = "MODE", .set = nsb_cli_set_overlay_mode},
+	{.name = "--overlay-commit-always", .set = set_flag, FIELD(overlay_commit_always)},
 	/* Environment and identity */
 	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
 	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},

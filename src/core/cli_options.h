@@ -52,7 +52,7 @@ struct nsb_cli_option {
 };
 
 /* The rows, in --help order. */
-#define NSB_CLI_N_OPTIONS 42
+#define NSB_CLI_N_OPTIONS 46
 extern const struct nsb_cli_option nsb_cli_options[];
 
 /* Fill e (stage "usage") with the message and the hint (or none); err is a
@@ -63,3 +63,11 @@ int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char
 /* --isolation's setter (cli_isolation.c): namespaces, landlock or auto. */
 int nsb_cli_set_isolation(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
 			  struct nsb_error *e);
+/* cli_overlay.c: --overlay-size, --overlay-mode, and the rules between the
+ * overlay options (cli.c's finish: at most NSB_MAX_OVERLAYS, counted into
+ * n_overlays; the other options only with one). */
+int nsb_cli_check_overlays(struct nsb_config *c, struct nsb_error *e);
+int nsb_cli_set_overlay_size(const struct nsb_cli_option *o, const char *arg,
+			     struct nsb_cli_state *s, struct nsb_error *e);
+int nsb_cli_set_overlay_mode(const struct nsb_cli_option *o, const char *arg,
+			     struct nsb_cli_state *s, struct nsb_error *e);

@@ -38,6 +38,20 @@
 #define NSB_DEFAULT_TMP_SIZE	  (256ull << 20) /* /tmp and /dev/shm */
 #define NSB_DEFAULT_TMPFS_SIZE	  (64ull << 20)	 /* --tmpfs DEST without :SIZE */
 
+/* --overlay (issue 16): at most this many, each upper layer on a tmpfs of
+ * --overlay-size bytes. */
+#define NSB_MAX_OVERLAYS	 16
+#define NSB_DEFAULT_OVERLAY_SIZE (1ull << 30)
+#define NSB_MIN_OVERLAY_SIZE	 (1ull << 20)
+#define NSB_MAX_OVERLAY_SIZE	 (1ull << 40)
+
+/* --overlay-mode: what becomes of the change set once the run is over. */
+enum nsb_overlay_mode {
+	NSB_OVERLAY_DISCARD, /* nothing reaches the host; the record lists it */
+	NSB_OVERLAY_COMMIT,  /* applied to DIR, file by file */
+	NSB_OVERLAY_EXPORT,  /* written to a directory for nsbox apply */
+};
+
 /* Without --pids, where a pids cgroup or RLIMIT_NPROC can enforce it. */
 #define NSB_DEFAULT_PIDS   4096
 #define NSB_PIDS_UNLIMITED UINT64_MAX /* --pids unlimited */
@@ -61,6 +75,7 @@ enum nsb_mount_kind {
 	NSB_MOUNT_RO,
 	NSB_MOUNT_RW,
 	NSB_MOUNT_TMPFS,
+	NSB_MOUNT_OVERLAY, /* --overlay DIR[:DEST]: src/dest as for --rw */
 };
 
 struct nsb_mount_arg {
@@ -135,6 +150,14 @@ struct nsb_config {
 	bool quiet;		      /* --quiet: no summary line of seccomp refusals on stderr */
 	const char *seccomp_learn;    /* --seccomp-learn FILE */
 	enum nsb_isolation isolation; /* --isolation */
+	/* Overlays (sandbox/overlay.c, supervisor/overlay_*.c): each --overlay
+	 * is a mounts[] entry of kind NSB_MOUNT_OVERLAY; these count and
+	 * qualify them. */
+	size_t n_overlays;
+	uint64_t overlay_size; /* --overlay-size; 0: NSB_DEFAULT_OVERLAY_SIZE */
+	enum nsb_overlay_mode overlay_mode;
+	const char *overlay_export; /* --overlay-mode export:PATH */
+	bool overlay_commit_always; /* --overlay-commit-always */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

@@ -41,6 +41,15 @@ static int check_mounts(const struct nsb_config *c, struct nsb_error *e)
 			return nsb_error_hint(e, "write to the private TMPDIR instead, or drop "
 						 "--tmpfs");
 		}
+		if (m->kind == NSB_MOUNT_OVERLAY) {
+			/* Never a silent --rw: the host's DIR would take every write. */
+			nsb_error_setx(
+				e, -EOPNOTSUPP, NSB_STAGE_LANDLOCK,
+				"--isolation landlock: --overlay %.*s needs a mount namespace",
+				(int)m->src_len, m->src);
+			return nsb_error_hint(e, "use --isolation namespaces, or --rw if the "
+						 "command may write DIR itself");
+		}
 		if (m->dest) {
 			nsb_error_setx(e, -EOPNOTSUPP, NSB_STAGE_LANDLOCK,
 				       "--isolation landlock: '%.*s:%s' places a path elsewhere, "

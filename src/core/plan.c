@@ -363,8 +363,10 @@ static int plan_bind_arg(const struct nsb_config *c, const struct nsb_facts *f, 
 			 nsb_path_is_under(real, "/dev"))) {
 		nsb_error_setx(e, -EINVAL, NSB_STAGE_PLAN,
 			       "%s '%.*s': its real path '%s' is reserved by nsbox",
-			       m->kind == NSB_MOUNT_RO ? "--ro" : "--rw", (int)m->src_len, m->src,
-			       real);
+			       m->kind == NSB_MOUNT_RO	      ? "--ro"
+			       : m->kind == NSB_MOUNT_OVERLAY ? "--overlay"
+							      : "--rw",
+			       (int)m->src_len, m->src, real);
 		return nsb_error_hint(e,
 				      "bind it elsewhere with PATH:DEST, e.g. --ro %.*s:/mnt/host",
 				      (int)m->src_len, m->src);
@@ -373,6 +375,15 @@ static int plan_bind_arg(const struct nsb_config *c, const struct nsb_facts *f, 
 	if (r < 0)
 		return r;
 	p->ops[p->n_ops - 1].src_is_dir = f->mount_src_is_dir[i];
+	if (m->kind == NSB_MOUNT_OVERLAY) {
+		if (!f->mount_src_is_dir[i])
+			return nsb_error_setx(e, -ENOTDIR, NSB_STAGE_PLAN,
+					      "--overlay '%.*s': not a directory", (int)m->src_len,
+					      m->src);
+		p->ops[p->n_ops - 1].overlay = true;
+		p->n_overlays++;
+		p->overlay_size = c->overlay_size ? c->overlay_size : NSB_DEFAULT_OVERLAY_SIZE;
+	}
 	return 0;
 }
 

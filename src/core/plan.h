@@ -45,6 +45,9 @@ struct nsb_mount_op {
 	uint64_t size;	 /* tmpfs size */
 	unsigned mode;	 /* tmpfs root mode */
 	int argv_index;	 /* -1 for built-in entries */
+	/* --overlay: a BIND op (writable, a --rw root for the gate) that init
+	 * mounts as an overlay with src as its lower layer (sandbox/overlay.c). */
+	bool overlay;
 };
 
 /* What the supervisor learned about the host before planning (no syscalls here). */
@@ -102,6 +105,10 @@ struct nsb_plan {
 	 * enforces (core/landlock_plan.h) and its private TMPDIR. */
 	enum nsb_isolation isolation;
 	struct nsb_landlock_plan landlock;
+	/* --overlay: how many ops are overlays (0: no overlay socket, nothing
+	 * is paid for them), and each one's upper tmpfs size. */
+	size_t n_overlays;
+	uint64_t overlay_size;
 };
 
 /*

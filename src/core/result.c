@@ -12,6 +12,7 @@
 
 #include "base/json.h"
 #include "base/macro.h"
+#include "core/overlay_record.h"
 #include "core/result.h"
 #include "core/result_isolation.h"
 
@@ -349,6 +350,8 @@ static void put_findings(struct nsb_json *j, const struct nsb_result *r)
 		put_str(j, "kind", r->violations[i].kind);
 		nsb_json_key(j, "count");
 		nsb_json_uint(j, r->violations[i].count);
+		if (r->violations[i].path)
+			put_str(j, "path", r->violations[i].path);
 		nsb_json_end_object(j);
 	}
 	nsb_result_put_seccomp(j, r);
@@ -397,6 +400,8 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 		put_str(&j, "metachar", r->gate_metachar);
 		nsb_json_end_object(&j);
 	}
+	if (r->n_overlays)
+		nsb_overlay_record_put(&j, r->overlays, r->n_overlays);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);

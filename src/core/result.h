@@ -17,6 +17,8 @@
 
 #define NSB_RECORD_SCHEMA 1
 
+struct nsb_overlay_result;
+
 /* Sentinels for exit_code (DESIGN section 5). */
 #define NSB_EXIT_CODE_DENIED	(-100)
 #define NSB_EXIT_CODE_TIMED_OUT (-101)
@@ -155,6 +157,7 @@ struct nsb_result {
 	struct {
 		const char *kind;
 		uint64_t count;
+		const char *path; /* where, when it has a place (disk.full); NULL: none */
 	} violations[4];
 	size_t n_violations;
 
@@ -186,6 +189,10 @@ struct nsb_result {
 	bool has_violations_reporting;
 	bool violations_reporting;
 	const char *violations_reporting_reason;
+	/* --overlay: each one's change set (core/overlay_record.h), not owned;
+	 * "overlay" is written only for a run that had some. */
+	const struct nsb_overlay_result *overlays;
+	size_t n_overlays;
 };
 
 struct nsb_json;

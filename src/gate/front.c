@@ -162,6 +162,8 @@ static const char *op_kind(const struct nsb_mount_op *op)
 	case NSB_OP_BIND:
 		if (!op->user)
 			return "system";
+		if (op->overlay)
+			return "overlay";
 		return op->readonly ? "ro" : "rw";
 	case NSB_OP_SYSLINK:
 		return "system";

@@ -206,7 +206,7 @@ static void init_attach(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
 	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
-		      a->stderr_wr, a->stdin_rd, a->pty_wr};
+		      a->stderr_wr, a->stdin_rd, a->pty_wr,    a->overlay_wr};
 	struct pollfd alive = {.fd = a->status_wr, .events = POLLOUT};
 	char go;
 	int r;
@@ -292,7 +292,10 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 	/* The network namespace is made meanwhile (net.h says how). */
 	if (!p->share_net)
 		nsb_net_start(&net);
-	r = nsb_mount_setup(p, e);
+	r = nsb_mount_setup(p, a->overlay_wr, e);
+	/* Every upper layer is with the supervisor (or the run failed). */
+	if (a->overlay_wr >= 0)
+		close(a->overlay_wr);
 	if (!p->share_net) {
 		/* Joined on every path: the job owns descriptors.  The mounts'
 		 * error, if any, is the one reported. */

@@ -26,6 +26,7 @@ struct nsb_init_args {
 	int stdin_rd; /* payload's stdin when the supervisor pumps it, else -1 */
 	int pty_wr;   /* init → supervisor: the pty master (SCM_RIGHTS), else -1 */
 	const struct nsb_stdio *stdio;
+	int overlay_wr; /* init → supervisor: each --overlay's upper tmpfs (SCM_RIGHTS), else -1 */
 };
 
 /*

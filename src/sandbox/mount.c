@@ -279,6 +279,22 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 	return mnt_prepare_devices(c, e);
 }
 
+/* --overlay: the overlay at dest, then its covers, found beneath it. */
+static int apply_overlay(struct mount_ctx *c, size_t i, struct nsb_error *e)
+{
+	const struct nsb_mount_op *op = &c->plan->ops[i];
+	int m = mnt_make_overlay(c, op, c->prep[i].tree_fd, e);
+	int r;
+
+	if (m < 0)
+		return m;
+	r = mnt_attach(c, m, op->dest, true, e);
+	if (r == 0)
+		r = mnt_cover_bind(c, i, m, e);
+	mnt_defer_close(c, m);
+	return r;
+}
+
 static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 {
 	const struct nsb_mount_op *op = &c->plan->ops[i];
@@ -312,6 +328,8 @@ static int apply_op(struct mount_ctx *c, size_t i, struct nsb_error *e)
 		}
 		return attach_bind(c, pr, op->dest, e);
 	case NSB_OP_BIND: {
+		if (op->overlay)
+			return apply_overlay(c, i, e);
 		int r = attach_bind(c, pr, op->dest, e);
 		/* Protected paths and masks, before any bind nested in this one. */
 		return r < 0 ? r : mnt_cover_bind(c, i, pr->tree_fd, e);
@@ -430,10 +448,12 @@ static int seal_ro_prefix(struct mount_ctx *c, struct nsb_error *e)
 	return 0;
 }
 
-int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e)
+/* Long: one fixed sequence of steps (mount.h), each with its error path. */
+int nsb_mount_setup(const struct nsb_plan *plan, int overlay_sock, struct nsb_error *e)
 {
 	struct mount_ctx c = {
 		.plan = plan, .mask_fd = -1, .root_fd = -1, .walk = {.root_fd = -1, .dir_fd = -1}};
+	c.overlay_sock = overlay_sock;
 	int r;
 
 	c.prep = calloc(plan->n_ops ? plan->n_ops : 1, sizeof(*c.prep));

@@ -12,5 +12,6 @@
 #include "base/error.h"
 #include "core/plan.h"
 
-/* Build the new root, pivot into it, make it read-only, chdir to plan->cwd. */
-int nsb_mount_setup(const struct nsb_plan *plan, struct nsb_error *e);
+/* Build the new root, pivot into it, make it read-only, chdir to plan->cwd.
+ * overlay_sock: where each --overlay's upper layer goes (-1: none). */
+int nsb_mount_setup(const struct nsb_plan *plan, int overlay_sock, struct nsb_error *e);

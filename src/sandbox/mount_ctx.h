@@ -39,6 +39,7 @@ struct mount_ctx {
 	int defer[DEFER_MAX];
 	size_t n_defer;
 	size_t next_cover; /* the plan's first cover not yet mounted */
+	int overlay_sock;  /* the upper layers go to the supervisor here; -1: no overlay */
 };
 
 /* mount.c */
@@ -54,6 +55,10 @@ int mnt_new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned at
 
 /* mount_cover.c: the covers of bind op, attached from tree_fd. */
 int mnt_cover_bind(struct mount_ctx *c, size_t op, int tree_fd, struct nsb_error *e);
+
+/* mount_overlay.c: op's overlay, lower_fd its lower layer; a detached mount fd. */
+int mnt_make_overlay(struct mount_ctx *c, const struct nsb_mount_op *op, int lower_fd,
+		     struct nsb_error *e);
 
 /* mount_special.c */
 int mnt_prepare_devices(struct mount_ctx *c, struct nsb_error *e);

@@ -41,7 +41,8 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 				       .stdout_rd = -1,
 				       .stderr_rd = -1,
 				       .stdin_wr = -1,
-				       .pty_sock = -1};
+				       .pty_sock = -1,
+				       .overlay_sock = -1};
 }
 
 int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e)
@@ -97,7 +98,9 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "resolve the mount sources");
 	for (size_t i = 0; i < cfg->n_mounts; i++) {
 		const struct nsb_mount_arg *m = &cfg->mounts[i];
-		const char *opt = m->kind == NSB_MOUNT_RO ? "--ro" : "--rw";
+		const char *opt = m->kind == NSB_MOUNT_RO	 ? "--ro"
+				  : m->kind == NSB_MOUNT_OVERLAY ? "--overlay"
+								 : "--rw";
 		_cleanup_free_ char *src = NULL;
 		struct stat st;
 
@@ -492,6 +495,9 @@ static void spawn_and_supervise(struct nsb_run *run)
 		.notify = run->bpf.notify ? &run->notify : NULL,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
+	/* Nothing of the command runs any more: its change sets are final. */
+	if (r >= 0 && run->plan.n_overlays && (run->overlays = calloc(1, sizeof(*run->overlays))))
+		nsb_overlays_finish(run->overlays, cfg, &run->plan, run->sb.overlay_sock, res);
 	nsb_sandbox_close(&run->sb);
 	/* No PID namespace took the survivors with it (a Landlock run). */
 	nsb_isolation_finish(run);
@@ -562,6 +568,11 @@ void nsb_run_destroy(struct nsb_run *run)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
 	nsb_sandbox_close(&run->sb);
 	nsb_isolation_finish(run);
+	if (run->overlays) {
+		nsb_overlays_close(run->overlays);
+		free(run->overlays);
+		run->overlays = NULL;
+	}
 	nsb_plan_free(&run->plan);
 	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);

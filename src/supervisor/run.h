@@ -18,6 +18,7 @@
 #include "core/plan.h"
 #include "core/result.h"
 #include "seccomp/filter.h"
+#include "supervisor/overlay.h"
 #include "supervisor/protect_scan.h"
 #include "supervisor/spawn.h"
 #include "supervisor/supervise.h"
@@ -55,6 +56,7 @@ struct nsb_run {
 
 	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
 	char isolation_why[NSB_ERR_MESSAGE_MAX];
+	struct nsb_overlays *overlays; /* --overlay only: the upper layers and change sets */
 };
 
 /*

@@ -244,6 +244,7 @@ struct channels {
 	int status[2];		      /* init -> supervisor: the payload's wait status */
 	int out[2], errout[2], in[2]; /* the payload's stdio, where pumped */
 	int pty[2];		      /* the pty master, SOCK_SEQPACKET */
+	int ovl[2];		      /* the overlays' upper layers, SOCK_SEQPACKET */
 };
 
 static void close_channels(struct channels *ch)
@@ -255,10 +256,11 @@ static void close_channels(struct channels *ch)
 	close_pair(ch->errout);
 	close_pair(ch->in);
 	close_pair(ch->pty);
+	close_pair(ch->ovl);
 }
 
-static int open_channels(const struct nsb_stdio *stdio, bool cgroup, bool listener,
-			 struct channels *ch, struct nsb_error *e)
+static int open_channels(const struct nsb_plan *plan, const struct nsb_stdio *stdio, bool cgroup,
+			 bool listener, struct channels *ch, struct nsb_error *e)
 {
 	/* The sync pipe serves only the clone fallback's cgroup join. */
 	if ((cgroup && pipe2(ch->sync, O_CLOEXEC) < 0) || pipe2(ch->err, O_CLOEXEC) < 0 ||
@@ -284,6 +286,10 @@ static int open_channels(const struct nsb_stdio *stdio, bool cgroup, bool listen
 	if ((stdio->pty || listener) &&
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->pty) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create the pty socket");
+	/* Only a run with --overlay pays for this one. */
+	if (plan->n_overlays && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->ovl) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE,
+				     "create the overlay socket");
 	return 0;
 }
 
@@ -302,6 +308,7 @@ _noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_
 		.stdin_rd = ch->in[0],
 		.pty_wr = ch->pty[1],
 		.stdio = stdio,
+		.overlay_wr = ch->ovl[1],
 	};
 	/* The supervisor's ends go with every other descriptor init does not
 	 * keep: nsb_init_main closes them all first (close_range). */
@@ -318,6 +325,7 @@ static void close_child_ends(struct channels *ch)
 	nsb_closep(&ch->errout[1]);
 	nsb_closep(&ch->in[0]);
 	nsb_closep(&ch->pty[1]);
+	nsb_closep(&ch->ovl[1]);
 }
 
 /* Into the cgroup (clone fallback only), then init may go on; init writes
@@ -344,7 +352,8 @@ static int release_init(pid_t pid, int cgroup_fd, bool used_clone3, struct chann
 int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
 	      struct nsb_sandbox *sb, struct nsb_error *e)
 {
-	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1},
+			      {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
 	/* No CLONE_NEWNET: init makes the network namespace on a thread,
 	 * beside the mounts (sandbox/net.h). */
 	bool landlock = plan->isolation == NSB_ISO_LANDLOCK;
@@ -356,7 +365,8 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	bool used_clone3 = false;
 	pid_t pid;
 
-	r = open_channels(stdio, cgroup_fd >= 0, plan->seccomp && plan->seccomp->notify, &ch, e);
+	r = open_channels(plan, stdio, cgroup_fd >= 0, plan->seccomp && plan->seccomp->notify, &ch,
+			  e);
 	if (r < 0)
 		goto fail;
 
@@ -392,6 +402,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	sb->stderr_rd = ch.errout[0];
 	sb->stdin_wr = ch.in[1];
 	sb->pty_sock = ch.pty[0];
+	sb->overlay_sock = ch.ovl[0];
 	sb->clone3 = used_clone3;
 	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
 	sb->namespaces = landlock ? 0
@@ -414,4 +425,5 @@ void nsb_sandbox_close(struct nsb_sandbox *sb)
 	nsb_closep(&sb->stderr_rd);
 	nsb_closep(&sb->stdin_wr);
 	nsb_closep(&sb->pty_sock);
+	nsb_closep(&sb->overlay_sock);
 }

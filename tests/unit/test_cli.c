@@ -1277,6 +1277,10 @@ static const char usage_before_the_table[] =
 	"  --mask PATH|GLOB      cover PATH, or what GLOB matches in the binds, with an\n"
 	"                        empty read-only file or directory (repeatable)\n"
 	"  --no-mask             mask nothing, not even .env files and private keys\n"
+	"  --overlay DIR[:DEST]  DIR writable; changes kept aside, listed in the record\n"
+	"  --overlay-size SIZE   bound each overlay's upper layer (default 1G)\n"
+	"  --overlay-mode MODE   discard (default), commit (on exit 0) or export:PATH\n"
+	"  --overlay-commit-always  commit whatever the exit status\n"
 	"\n"
 	"Environment and identity:\n"
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
@@ -1360,7 +1364,7 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 42));
+	cr_expect(eq(sz, rows, 46));
 }
 
 /* ---- --isolation ------------------------------------------------------------ */

@@ -79,7 +79,7 @@ Test(landlock_plan, abi6_scopes_signals_and_abstract_sockets)
 	cr_expect(eq(u64, p.scoped, NSB_LL_SCOPE_SIGNAL));
 }
 
-Test(landlock_plan, binds_elsewhere_and_tmpfs_need_a_mount_namespace)
+Test(landlock_plan, binds_elsewhere_tmpfs_and_overlays_need_a_mount_namespace)
 {
 	struct nsb_landlock_plan p;
 	struct nsb_error e = {0};
@@ -95,6 +95,12 @@ Test(landlock_plan, binds_elsewhere_and_tmpfs_need_a_mount_namespace)
 	cfg.mounts[0] = (struct nsb_mount_arg){.kind = NSB_MOUNT_TMPFS, .dest = "/scratch"};
 	cr_assert(eq(int, nsb_landlock_decide(&cfg, 6, &p, &e), -EOPNOTSUPP));
 	cr_expect(strstr(e.message, "--tmpfs /scratch") != NULL, "%s", e.message);
+
+	/* An overlay is never a silent --rw. */
+	cfg.mounts[0] =
+		(struct nsb_mount_arg){.kind = NSB_MOUNT_OVERLAY, .src = "repo", .src_len = 4};
+	cr_assert(eq(int, nsb_landlock_decide(&cfg, 6, &p, &e), -EOPNOTSUPP));
+	cr_expect(strstr(e.message, "--overlay repo") != NULL, "%s", e.message);
 }
 
 Test(landlock_plan, rights_per_plan_entry)
