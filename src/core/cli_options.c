@@ -36,6 +36,11 @@ const char nsb_cli_usage[] =
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
 	"  --hostname NAME       hostname inside (default: nsbox)\n"
 	"  --share-net           keep the host network (default: only loopback)\n"
+	"  --allow-net HOST[:PORT] reach HOST (a name, *.SUFFIX, an IP or an origin; ports\n"
+	"                        80 and 443 by default) through a proxy on 127.0.0.1 inside\n"
+	"  --deny-net HOST[:PORT] refuse HOST even where --allow-net lets it\n"
+	"  --allow-net-range CIDR let allowed names reach private addresses in CIDR\n"
+	"  --proxy-port PORT     the proxy's port inside (default 3128)\n"
 	"\n"
 	"Terminal:\n"
 	"  --pty                 give the command a pseudo-terminal of its own (default\n"
@@ -481,6 +486,10 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
 	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},
 	{.name = "--share-net", .set = set_flag, FIELD(share_net)},
+	{.name = "--allow-net", .metavar = "HOST[:PORT]", .set = nsb_cli_add_allow_net},
+	{.name = "--deny-net", .metavar = "HOST[:PORT]", .set = nsb_cli_add_deny_net},
+	{.name = "--allow-net-range", .metavar = "CIDR", .set = nsb_cli_add_allow_net_range},
+	{.name = "--proxy-port", .metavar = "PORT", .set = nsb_cli_set_proxy_port},
 	/* Terminal */
 	{.name = "--pty", .set = set_pty_on},
 	{.name = "--no-pty", .set = set_pty_off},

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/netpolicy.h"
 #include "core/plan.h"
 #include "base/util.h"
 
@@ -112,6 +113,20 @@ static bool is_locale_var(const char *s)
 	       strncmp(s, "LANGUAGE=", 9) == 0 || strncmp(s, "TERM=", 5) == 0;
 }
 
+/* Proxy mode: the way out, for every client that reads these (netpolicy.h). */
+static int proxy_env(const struct nsb_config *c, struct nsb_plan *p, struct nsb_error *e)
+{
+	char name[16], value[48];
+	int r = 0;
+
+	if (c->net_proxy)
+		p->proxy_port = (uint16_t)(c->proxy_port ? c->proxy_port : NSB_DEFAULT_PROXY_PORT);
+	for (size_t i = 0;
+	     r >= 0 && p->proxy_port && nsb_net_proxy_env(i, p->proxy_port, name, value); i++)
+		r = env_set(p, name, strlen(name), value, e);
+	return r;
+}
+
 static int build_env(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
 		     struct nsb_error *e)
 {
@@ -123,6 +138,11 @@ static int build_env(const struct nsb_config *c, const struct nsb_facts *f, stru
 	if (r < 0)
 		return r;
 	r = env_set(p, "HOME", 4, NSB_SANDBOX_HOME, e);
+	if (r < 0)
+		return r;
+
+	/* Before --env, which may override them. */
+	r = proxy_env(c, p, e);
 	if (r < 0)
 		return r;
 

@@ -95,6 +95,10 @@ struct nsb_plan {
 	 * after its bind (sandbox/mount_cover.c).  Owned. */
 	struct nsb_cover *covers;
 	size_t n_covers;
+
+	/* Proxy mode: the port init listens on (127.0.0.1, in the sandbox's
+	 * network namespace) for the supervisor's proxy; 0: no proxy. */
+	uint16_t proxy_port;
 };
 
 /*

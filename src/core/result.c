@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "base/macro.h"
 #include "core/result.h"
+#include "core/result_net.h"
 
 void nsb_result_init(struct nsb_result *r)
 {
@@ -219,7 +220,10 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	put_bool(j, "no_new_privs", en->no_new_privs);
 	put_enforced_seccomp(j, en);
 	put_str(j, "hostname", en->hostname);
-	put_str(j, "network", en->share_net ? "host" : "none");
+	if (en->net_policy)
+		nsb_result_put_net_policy(j, en->net_policy);
+	else
+		put_str(j, "network", en->share_net ? "host" : "none");
 	put_str(j, "mount_api", en->mount_api);
 
 	put_enforced_limits(j, en);
@@ -384,6 +388,8 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	else
 		nsb_json_null(&j);
 	put_findings(&j, r);
+	if (r->has_network)
+		nsb_result_put_network(&j, r);
 	if (r->gate_metachar) {
 		nsb_json_key(&j, "gate");
 		nsb_json_begin_object(&j);

@@ -13,6 +13,7 @@
 #include "base/errname.h"
 #include "base/error.h"
 #include "core/namespaces.h"
+#include "core/netpolicy.h"
 #include "core/protect.h"
 
 #define NSB_RECORD_SCHEMA 1
@@ -93,6 +94,10 @@ struct nsb_enforced {
 	size_t n_protected, n_masked;
 	const char *protected_paths[NSB_RECORD_MAX_COVER_PATHS]; /* the first ones */
 	const char *masked_paths[NSB_RECORD_MAX_COVER_PATHS];
+
+	/* Proxy mode: "network" is an object (mode, port, allow, deny, ranges)
+	 * instead of "none"/"host".  NULL: not proxy mode. */
+	const struct nsb_net_policy *net_policy;
 };
 
 struct nsb_result {
@@ -130,7 +135,7 @@ struct nsb_result {
 	struct {
 		const char *kind;
 		uint64_t count;
-	} violations[4];
+	} violations[6];
 	size_t n_violations;
 
 	/* Said before the run, e.g. a --rw directory root cannot write:
@@ -149,6 +154,14 @@ struct nsb_result {
 	/* The front gate judged the command: "gate": {"metachar": mode}, the
 	 * shell.metachar mode ("syntax", "strict", "off").  NULL: no "gate". */
 	const char *gate_metachar;
+
+	/* Proxy mode: every connection, in order ("network"; written only
+	 * then), the first NSB_NET_RECORD_MAX of them and a count of the rest.
+	 * net_conns is malloc'd (the run frees it). */
+	bool has_network;
+	struct nsb_net_conn *net_conns;
+	size_t n_net_conns;
+	uint64_t net_conns_more;
 };
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */

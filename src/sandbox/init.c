@@ -201,7 +201,7 @@ static void init_attach(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
 	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
-		      a->stderr_wr, a->stdin_rd, a->pty_wr};
+		      a->stderr_wr, a->stdin_rd, a->pty_wr,    a->net_wr};
 	struct pollfd alive = {.fd = a->status_wr, .events = POLLOUT};
 	char go;
 	int r;
@@ -270,6 +270,8 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 		if (r == 0)
 			r = rn;
 	}
+	if (r == 0 && p->proxy_port)
+		r = nsb_net_proxy_listen(p->proxy_port, a->net_wr, e);
 	if (r < 0)
 		return r;
 	if (sethostname(p->hostname, strlen(p->hostname)) < 0)

@@ -26,6 +26,7 @@ struct nsb_init_args {
 	int stdin_rd; /* payload's stdin when the supervisor pumps it, else -1 */
 	int pty_wr;   /* init → supervisor: the pty master (SCM_RIGHTS), else -1 */
 	const struct nsb_stdio *stdio;
+	int net_wr; /* init → supervisor: the proxy's listening socket (SCM_RIGHTS), else -1 */
 };
 
 /*

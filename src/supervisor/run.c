@@ -38,7 +38,8 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 				       .stdout_rd = -1,
 				       .stderr_rd = -1,
 				       .stdin_wr = -1,
-				       .pty_sock = -1};
+				       .pty_sock = -1,
+				       .net_sock = -1};
 }
 
 int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e)
@@ -124,6 +125,34 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 		facts->mount_src_is_dir[i] = S_ISDIR(st.st_mode);
 	}
 	return 0;
+}
+
+/*
+ * Proxy mode's policy from the options (each entry was checked by the
+ * parser; parsed again here, where the result is kept).  Nothing to do,
+ * and nothing allocated, without --allow-net and its kin.
+ */
+static int build_net_policy(struct nsb_run *run, struct nsb_error *e)
+{
+	const struct nsb_config *cfg = run->cfg;
+	struct nsb_net_policy *p;
+	int r = 0;
+
+	if (!cfg->net_proxy)
+		return 0;
+	p = run->net_policy = calloc(1, sizeof(*p));
+	if (!p)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "build the network policy");
+	p->port = run->plan.proxy_port;
+	for (size_t i = 0; r >= 0 && i < cfg->n_allow_net; i++)
+		r = nsb_net_entry_parse("--allow-net", cfg->allow_net[i], &p->allow[p->n_allow++],
+					e);
+	for (size_t i = 0; r >= 0 && i < cfg->n_deny_net; i++)
+		r = nsb_net_entry_parse("--deny-net", cfg->deny_net[i], &p->deny[p->n_deny++], e);
+	for (size_t i = 0; r >= 0 && i < cfg->n_allow_net_range; i++)
+		r = nsb_net_range_parse("--allow-net-range", cfg->allow_net_range[i],
+					&p->ranges[p->n_ranges++], e);
+	return r;
 }
 
 /* Compile the profile once, here in the supervisor. */
@@ -321,7 +350,8 @@ int nsb_run_prepare(struct nsb_run *run)
 	struct nsb_error e = {0};
 
 	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
-	    setup_seccomp(run, &e) < 0 || nsb_front_policy(cfg, &run->front, &e) < 0)
+	    build_net_policy(run, &e) < 0 || setup_seccomp(run, &e) < 0 ||
+	    nsb_front_policy(cfg, &run->front, &e) < 0)
 		return nsb_run_fail(run, &e);
 	attach_seccomp(run);
 	/* The front gate: decided before anything exists. */
@@ -419,6 +449,7 @@ static void record_enforced(struct nsb_run *run)
 		.cgroup_joined = run->sb.cgroup_joined,
 	};
 	nsb_verdict_enforced(&in, &run->res);
+	run->res.enforced.net_policy = run->net_policy;
 	nsb_protect_record(run->cfg, &run->plan, &run->covers, &run->res.enforced);
 }
 
@@ -452,6 +483,14 @@ static void spawn_and_supervise(struct nsb_run *run)
 	 * freed now, while init builds the sandbox on the other CPU, rather
 	 * than on the way out, after the command. */
 	nsb_gate_policy_free(&run->front.policy);
+	/* Proxy mode: serve the socket init sends.  Should the proxy not
+	 * start, the socket is closed, init cannot hand it over and fails
+	 * its setup: no run goes on without the proxy it was promised. */
+	if (run->sb.net_sock >= 0 &&
+	    nsb_proxy_start(run->net_policy, TAKE_FD(run->sb.net_sock), &run->proxy, &e) < 0) {
+		fprintf(stderr, "nsbox: %s\n", e.message);
+		nsb_error_clear(&e);
+	}
 	struct nsb_supervise_opts so = {
 		.timeout_ms = cfg->timeout_ms,
 		.kill_after_ms = cfg->kill_after_ms,
@@ -465,6 +504,9 @@ static void spawn_and_supervise(struct nsb_run *run)
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	nsb_sandbox_close(&run->sb);
+	/* The sandbox is gone: every connection ends, the list is final. */
+	nsb_proxy_stop(run->proxy, res);
+	run->proxy = NULL;
 	if (r < 0)
 		nsb_run_fail(run, &e);
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
@@ -526,6 +568,13 @@ void nsb_run_destroy(struct nsb_run *run)
 	nsb_plan_free(&run->plan);
 	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);
+	nsb_proxy_stop(run->proxy, &run->res);
+	run->proxy = NULL;
+	free(run->res.net_conns);
+	run->res.net_conns = NULL;
+	run->res.n_net_conns = 0;
+	free(run->net_policy);
+	run->net_policy = NULL;
 	free(run->cap_out.data);
 	free(run->cap_err.data);
 	run->cap_out = run->cap_err = (struct nsb_captured){0};

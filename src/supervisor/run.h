@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "seccomp/filter.h"
 #include "supervisor/protect_scan.h"
+#include "supervisor/proxy.h"
 #include "supervisor/spawn.h"
 #include "supervisor/supervise.h"
 
@@ -51,6 +52,11 @@ struct nsb_run {
 	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
+
+	/* Proxy mode (--allow-net ...): the policy (malloc'd) and the proxy
+	 * while the sandbox runs.  NULL otherwise. */
+	struct nsb_net_policy *net_policy;
+	struct nsb_proxy *proxy;
 };
 
 /*

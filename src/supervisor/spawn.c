@@ -243,6 +243,7 @@ struct channels {
 	int status[2];		      /* init -> supervisor: the payload's wait status */
 	int out[2], errout[2], in[2]; /* the payload's stdio, where pumped */
 	int pty[2];		      /* the pty master, SOCK_SEQPACKET */
+	int net[2];		      /* the proxy's listening socket, SOCK_SEQPACKET */
 };
 
 static void close_channels(struct channels *ch)
@@ -254,10 +255,11 @@ static void close_channels(struct channels *ch)
 	close_pair(ch->errout);
 	close_pair(ch->in);
 	close_pair(ch->pty);
+	close_pair(ch->net);
 }
 
-static int open_channels(const struct nsb_stdio *stdio, bool cgroup, struct channels *ch,
-			 struct nsb_error *e)
+static int open_channels(const struct nsb_plan *plan, const struct nsb_stdio *stdio, bool cgroup,
+			 struct channels *ch, struct nsb_error *e)
 {
 	/* The sync pipe serves only the clone fallback's cgroup join. */
 	if ((cgroup && pipe2(ch->sync, O_CLOEXEC) < 0) || pipe2(ch->err, O_CLOEXEC) < 0 ||
@@ -281,6 +283,9 @@ static int open_channels(const struct nsb_stdio *stdio, bool cgroup, struct chan
 	 * travels back over this socket. */
 	if (stdio->pty && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->pty) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create the pty socket");
+	/* Proxy mode only: the proxy's socket comes back the same way. */
+	if (plan->proxy_port && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->net) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create the proxy socket");
 	return 0;
 }
 
@@ -299,6 +304,7 @@ _noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_
 		.stdin_rd = ch->in[0],
 		.pty_wr = ch->pty[1],
 		.stdio = stdio,
+		.net_wr = ch->net[1],
 	};
 	/* The supervisor's ends go with every other descriptor init does not
 	 * keep: nsb_init_main closes them all first (close_range). */
@@ -315,6 +321,7 @@ static void close_child_ends(struct channels *ch)
 	nsb_closep(&ch->errout[1]);
 	nsb_closep(&ch->in[0]);
 	nsb_closep(&ch->pty[1]);
+	nsb_closep(&ch->net[1]);
 }
 
 /* Into the cgroup (clone fallback only), then init may go on; init writes
@@ -341,7 +348,8 @@ static int release_init(pid_t pid, int cgroup_fd, bool used_clone3, struct chann
 int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
 	      struct nsb_sandbox *sb, struct nsb_error *e)
 {
-	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1},
+			      {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
 	/* No CLONE_NEWNET: init makes the network namespace on a thread,
 	 * beside the mounts (sandbox/net.h). */
 	uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
@@ -350,7 +358,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	bool used_clone3 = false;
 	pid_t pid;
 
-	r = open_channels(stdio, cgroup_fd >= 0, &ch, e);
+	r = open_channels(plan, stdio, cgroup_fd >= 0, &ch, e);
 	if (r < 0)
 		goto fail;
 
@@ -385,6 +393,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	sb->stderr_rd = ch.errout[0];
 	sb->stdin_wr = ch.in[1];
 	sb->pty_sock = ch.pty[0];
+	sb->net_sock = ch.net[0];
 	sb->clone3 = used_clone3;
 	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
 	sb->namespaces = NSB_NS_USER | NSB_NS_MOUNT | NSB_NS_PID | NSB_NS_IPC | NSB_NS_UTS |
@@ -405,4 +414,5 @@ void nsb_sandbox_close(struct nsb_sandbox *sb)
 	nsb_closep(&sb->stderr_rd);
 	nsb_closep(&sb->stdin_wr);
 	nsb_closep(&sb->pty_sock);
+	nsb_closep(&sb->net_sock);
 }

@@ -36,6 +36,7 @@ struct nsb_sandbox {
 	unsigned namespaces; /* NSB_NS_* created */
 	bool clone3;	     /* false: the clone fallback was used */
 	bool cgroup_joined;  /* placed by writing cgroup.procs, not at clone time */
+	int net_sock;	     /* proxy mode: the proxy's listening socket arrives here; else -1 */
 };
 
 /*
