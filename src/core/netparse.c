@@ -203,6 +203,7 @@ int nsb_socks5_request(const uint8_t *buf, size_t len, char host[NSB_NET_HOST_MA
 		       int *ret_atyp, uint16_t *ret_port, size_t *ret_used)
 {
 	size_t need, alen;
+	uint16_t port;
 
 	if (len < 5)
 		return -EAGAIN;
@@ -230,6 +231,9 @@ int nsb_socks5_request(const uint8_t *buf, size_t len, char host[NSB_NET_HOST_MA
 		return -EAGAIN;
 	if (buf[1] != 1)
 		return -EOPNOTSUPP;
+	port = (uint16_t)(buf[need - 2] << 8 | buf[need - 1]);
+	if (port == 0)
+		return -EINVAL;
 	if (buf[3] == 3) {
 		if (memchr(buf + 5, '\0', alen))
 			return -EINVAL;
@@ -240,9 +244,9 @@ int nsb_socks5_request(const uint8_t *buf, size_t len, char host[NSB_NET_HOST_MA
 		return -EINVAL;
 	}
 	*ret_atyp = buf[3];
-	*ret_port = (uint16_t)(buf[need - 2] << 8 | buf[need - 1]);
+	*ret_port = port;
 	*ret_used = need;
-	return *ret_port ? 0 : -EINVAL;
+	return 0;
 }
 
 /* ---- TLS ClientHello SNI (RFC 8446 4.1.2, RFC 6066 3) ----------------------------- */

@@ -271,6 +271,7 @@ static int parse_port(const char *s, size_t len, struct nsb_net_entry *en)
 
 	if (len == 1 && s[0] == '*') {
 		en->ports = NSB_NET_PORTS_ANY;
+		en->port = 0; /* not the origin's */
 		return 0;
 	}
 	if (len == 0 || len >= sizeof(buf))
