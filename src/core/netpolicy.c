@@ -8,6 +8,7 @@
 
 #include "base/util.h"
 #include "core/cli_options.h"
+#include "core/config.h"
 #include "core/netpolicy.h"
 
 /* ---- punycode (RFC 3492) ---------------------------------------------------- */
@@ -558,4 +559,20 @@ bool nsb_net_proxy_env(size_t i, uint16_t port, char *name, char *value)
 	else
 		snprintf(value, 48, "%s://127.0.0.1:%u", i % 4 == 2 ? "socks5h" : "http", port);
 	return true;
+}
+
+int nsb_net_policy_build(const struct nsb_config *c, uint16_t port, struct nsb_net_policy *p,
+			 struct nsb_error *e)
+{
+	int r = 0;
+
+	p->port = port;
+	for (size_t i = 0; r >= 0 && i < c->n_allow_net && i < NSB_MAX_NET_ENTRIES; i++)
+		r = nsb_net_entry_parse("--allow-net", c->allow_net[i], &p->allow[p->n_allow++], e);
+	for (size_t i = 0; r >= 0 && i < c->n_deny_net && i < NSB_MAX_NET_ENTRIES; i++)
+		r = nsb_net_entry_parse("--deny-net", c->deny_net[i], &p->deny[p->n_deny++], e);
+	for (size_t i = 0; r >= 0 && i < c->n_allow_net_range && i < NSB_MAX_NET_RANGES; i++)
+		r = nsb_net_range_parse("--allow-net-range", c->allow_net_range[i],
+					&p->ranges[p->n_ranges++], e);
+	return r;
 }

@@ -66,6 +66,13 @@ int nsb_net_entry_parse(const char *opt, const char *s, struct nsb_net_entry *re
 int nsb_net_range_parse(const char *opt, const char *s, struct nsb_net_range *ret,
 			struct nsb_error *e);
 
+struct nsb_config;
+
+/* The policy the options ask for (each entry parsed again), with the proxy's
+ * PORT, into the zeroed *p.  Usage errors as nsb_net_entry_parse. */
+int nsb_net_policy_build(const struct nsb_config *c, uint16_t port, struct nsb_net_policy *p,
+			 struct nsb_error *e);
+
 /* The entry as text: "api.example.test:443", "*.example.test:80,443", "[::1]:*". */
 void nsb_net_entry_format(const struct nsb_net_entry *en, char *buf, size_t size);
 void nsb_net_range_format(const struct nsb_net_range *r, char *buf, size_t size);

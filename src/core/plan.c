@@ -113,17 +113,15 @@ static bool is_locale_var(const char *s)
 	       strncmp(s, "LANGUAGE=", 9) == 0 || strncmp(s, "TERM=", 5) == 0;
 }
 
-/* Proxy mode: the way out, for every client that reads these (netpolicy.h). */
-static int proxy_env(const struct nsb_config *c, struct nsb_plan *p, struct nsb_error *e)
+int nsb_plan_proxy_env(struct nsb_plan *p, uint16_t port, bool keep, struct nsb_error *e)
 {
 	char name[16], value[48];
 	int r = 0;
 
-	if (c->net_proxy)
-		p->proxy_port = (uint16_t)(c->proxy_port ? c->proxy_port : NSB_DEFAULT_PROXY_PORT);
-	for (size_t i = 0;
-	     r >= 0 && p->proxy_port && nsb_net_proxy_env(i, p->proxy_port, name, value); i++)
-		r = env_set(p, name, strlen(name), value, e);
+	p->proxy_port = port;
+	for (size_t i = 0; r >= 0 && nsb_net_proxy_env(i, port, name, value); i++)
+		if (!keep || !nsb_env_get(p->envp, name, strlen(name)))
+			r = env_set(p, name, strlen(name), value, e);
 	return r;
 }
 
@@ -141,8 +139,12 @@ static int build_env(const struct nsb_config *c, const struct nsb_facts *f, stru
 	if (r < 0)
 		return r;
 
-	/* Before --env, which may override them. */
-	r = proxy_env(c, p, e);
+	/* Proxy mode's way out, before --env, which may override it. */
+	r = c->net_proxy
+		    ? nsb_plan_proxy_env(
+			      p, (uint16_t)(c->proxy_port ? c->proxy_port : NSB_DEFAULT_PROXY_PORT),
+			      false, e)
+		    : 0;
 	if (r < 0)
 		return r;
 

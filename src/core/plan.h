@@ -110,6 +110,13 @@ struct nsb_plan {
 int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct nsb_plan *p,
 		   struct nsb_error *e);
 
+/*
+ * Proxy mode on PORT: proxy_port, and HTTP_PROXY and its kin in envp
+ * (core/netpolicy.h); KEEP: leave a variable already set (by --env) as it
+ * is.  For the policy file's allow-net lines, which the plan is built without.
+ */
+int nsb_plan_proxy_env(struct nsb_plan *p, uint16_t port, bool keep, struct nsb_error *e);
+
 /* Free what nsb_plan_build allocated (the ops and their paths, the
  * environment strings, the command); a zeroed plan is fine, and so is a
  * second call. */

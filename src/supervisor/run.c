@@ -17,6 +17,7 @@
 #include "sandbox/init.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
+#include "supervisor/run_net.h"
 #include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
 #include "base/util.h"
@@ -125,34 +126,6 @@ static int gather_facts(struct nsb_run *run, struct nsb_error *e)
 		facts->mount_src_is_dir[i] = S_ISDIR(st.st_mode);
 	}
 	return 0;
-}
-
-/*
- * Proxy mode's policy from the options (each entry was checked by the
- * parser; parsed again here, where the result is kept).  Nothing to do,
- * and nothing allocated, without --allow-net and its kin.
- */
-static int build_net_policy(struct nsb_run *run, struct nsb_error *e)
-{
-	const struct nsb_config *cfg = run->cfg;
-	struct nsb_net_policy *p;
-	int r = 0;
-
-	if (!cfg->net_proxy)
-		return 0;
-	p = run->net_policy = calloc(1, sizeof(*p));
-	if (!p)
-		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "build the network policy");
-	p->port = run->plan.proxy_port;
-	for (size_t i = 0; r >= 0 && i < cfg->n_allow_net; i++)
-		r = nsb_net_entry_parse("--allow-net", cfg->allow_net[i], &p->allow[p->n_allow++],
-					e);
-	for (size_t i = 0; r >= 0 && i < cfg->n_deny_net; i++)
-		r = nsb_net_entry_parse("--deny-net", cfg->deny_net[i], &p->deny[p->n_deny++], e);
-	for (size_t i = 0; r >= 0 && i < cfg->n_allow_net_range; i++)
-		r = nsb_net_range_parse("--allow-net-range", cfg->allow_net_range[i],
-					&p->ranges[p->n_ranges++], e);
-	return r;
 }
 
 /* Compile the profile once, here in the supervisor. */
@@ -350,8 +323,8 @@ int nsb_run_prepare(struct nsb_run *run)
 	struct nsb_error e = {0};
 
 	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
-	    build_net_policy(run, &e) < 0 || setup_seccomp(run, &e) < 0 ||
-	    nsb_front_policy(cfg, &run->front, &e) < 0)
+	    nsb_run_net_options(run, &e) < 0 || setup_seccomp(run, &e) < 0 ||
+	    nsb_front_policy(cfg, &run->front, &e) < 0 || nsb_run_net_policy_file(run, &e) < 0)
 		return nsb_run_fail(run, &e);
 	attach_seccomp(run);
 	/* The front gate: decided before anything exists. */

@@ -475,3 +475,48 @@ NSB_ITEST(egress, hostile_clients_leave_the_run_and_its_record_intact)
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "network.more"), "1029");
 	itest_run_close(&r);
 }
+
+/* ---- the policy file and --check ------------------------------------------------------ */
+
+NSB_ITEST(egress, policy_file_lines_and_check_document)
+{
+	struct itest_run r;
+	struct server s;
+	char pol[256];
+	const char *path;
+
+	map_names();
+	cr_assert(server_start(&s, 0, true));
+	snprintf(pol, sizeof(pol),
+		 "allow-net pkg.nsbox.test:%u\nallow-net-range 127.0.0.0/8\n"
+		 "deny-net other.nsbox.test:*\n",
+		 s.port);
+	itest_write(&itest_cur, "egress.policy", pol);
+	path = itest_path(&itest_cur, "egress.policy");
+	/* The policy alone turns proxy mode on. */
+	ITEST_RUN(&r, "--policy", path, "--", "curl", "-sS", "--noproxy", "",
+		  url("http://pkg.nsbox.test:%u/", s.port));
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, BODY);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.network.deny"), "[\"other.nsbox.test:*\"]");
+	itest_run_close(&r);
+	/* And adds to the options; --check shows them all, runs nothing. */
+	struct itest_opts o = {.no_record = true};
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--check", "--policy", path, "--allow-net", "a.nsbox.test", "--",
+			     "curl", "http://a.nsbox.test/"),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out,
+			      "\"network\":{\"mode\":\"proxy\",\"port\":3128,\"allow\":"
+			      "[\"a.nsbox.test:80,443\",\"pkg.nsbox.test:");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "\"ranges\":[\"127.0.0.0/8\"]");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "\"HTTPS_PROXY=http://127.0.0.1:3128\"");
+	itest_run_close(&r);
+	cr_expect(eq(int, s.conns, 1));
+	/* Not with --share-net. */
+	ITEST_RUN(&r, "--share-net", "--policy", path, "--", "true");
+	ITEST_EXPECT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
+	itest_run_close(&r);
+}

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -18,6 +19,9 @@
 #include "core/netparse.h"
 #include "core/netpolicy.h"
 #include "core/result.h"
+#include "gate/gate_policy.h"
+#include "gate/policy.h"
+#include "gate/policy_net.h"
 #include "json_check.h"
 #include "unit.h"
 
@@ -341,4 +345,78 @@ Test(netpolicy, proxy_environment)
 		else if (strcmp(name, "NO_PROXY") == 0)
 			expect_str(value, "localhost,127.0.0.1");
 	cr_expect(eq(sz, n, 8));
+}
+
+/* ---- the policy file's lines -------------------------------------------------------- */
+
+static int parse_policy(const char *text, struct nsb_gate_policy *gp)
+{
+	FILE *f = fmemopen((void *)(uintptr_t)text, strlen(text), "r");
+	int r;
+
+	cr_assert(f != NULL);
+	nsb_gate_policy_init(gp);
+	memset(&err, 0, sizeof(err));
+	r = nsb_policy_parse(f, "p", gp, &err);
+	fclose(f);
+	return r;
+}
+
+Test(netpolicy, policy_lines_parse_merge_and_print)
+{
+	struct nsb_gate_policy gp, again;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	cr_assert(eq(int,
+		     parse_policy("# egress\nallow-net https://pypi.org\nallow-net *.corp.test:*\n"
+				  "deny-net evil.corp.test\nallow-net-range 10.0.0.0/8\n",
+				  &gp),
+		     0),
+		  "%s", err.message);
+	cr_assert(gp.net != NULL);
+	memset(&pol, 0, sizeof(pol));
+	cr_assert(eq(int, nsb_net_entry_parse("--allow-net", "a.test", &pol.allow[0], &err), 0));
+	pol.n_allow = 1;
+	cr_assert(eq(int, nsb_gate_net_merge(&gp, &pol, &err), 0));
+	cr_expect(eq(sz, pol.n_allow, 3));
+	cr_expect(eq(sz, pol.n_deny, 1));
+	cr_expect(eq(sz, pol.n_ranges, 1));
+	cr_expect(allowed("pypi.org", 443));
+	cr_expect(allowed("x.corp.test", 22));
+	cr_expect(allowed("evil.corp.test", 443) == false);
+	cr_expect(allowed("evil.corp.test", 22)); /* deny-net covers 80 and 443 only */
+
+	/* --print-policy writes lines that read back the same. */
+	out = open_memstream(&text, &len);
+	cr_assert(out != NULL);
+	cr_assert(eq(int, nsb_policy_print(out, &gp, &err), 0));
+	fclose(out);
+	cr_expect(strstr(text, "\nallow-net pypi.org:443\nallow-net *.corp.test:*\n"
+			       "deny-net evil.corp.test\nallow-net-range 10.0.0.0/8\n") != NULL,
+		  "%s", text);
+	cr_assert(eq(int, parse_policy(text, &again), 0), "%s", err.message);
+	cr_expect(eq(sz, again.net->n_allow, 2));
+	nsb_gate_policy_free(&again);
+	free(text);
+	nsb_gate_policy_free(&gp);
+}
+
+Test(netpolicy, policy_line_errors_name_file_line_and_column)
+{
+	struct nsb_gate_policy gp;
+
+	cr_expect(eq(int, parse_policy("\nallow-net bad_host!\n", &gp), -EINVAL));
+	expect_str(err.message, "p:2:11: allow-net 'bad_host!': not a host name or IP address");
+	nsb_gate_policy_free(&gp);
+	cr_expect(eq(int, parse_policy("deny-net a.test b.test\n", &gp), -EINVAL));
+	expect_str(err.message, "p:1:10: 'deny-net' takes one entry");
+	nsb_gate_policy_free(&gp);
+	cr_expect(eq(int, parse_policy("allow-net-range 10.0.0.0/40\n", &gp), -EINVAL));
+	nsb_gate_policy_free(&gp);
+	/* Without such lines nothing is allocated. */
+	cr_assert(eq(int, parse_policy("allow-metachar\n", &gp), 0));
+	cr_expect(gp.net == NULL);
+	nsb_gate_policy_free(&gp);
 }

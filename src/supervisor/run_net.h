@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Proxy mode's policy for a run (run->net_policy), two steps of nsb_run_prepare. */
+#pragma once
+
+#include "supervisor/run.h"
+
+/* From --allow-net and its kin; nothing at all without them.  0 or -errno, e set. */
+int nsb_run_net_options(struct nsb_run *run, struct nsb_error *e);
+
+/* The policy file's allow-net lines: proxy mode too (the plan gains its
+ * port and environment), their entries added.  0 or -errno, e set. */
+int nsb_run_net_policy_file(struct nsb_run *run, struct nsb_error *e);
