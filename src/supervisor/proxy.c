@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,6 +208,15 @@ int nsb_proxy_start(const struct nsb_net_policy *policy, int sock, struct nsb_pr
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_NET, "start the proxy");
 	}
 	nsb_proxy_t0_ms = nsb_proxy_now_ms();
+	/* Two sockets and two pipes per connection: room for all of them
+	 * (the sandbox was cloned already and keeps its own limit). */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < 8 * NSB_PROXY_MAX_CONNS) {
+		nofile.rlim_cur = nofile.rlim_max < 8 * NSB_PROXY_MAX_CONNS
+					  ? nofile.rlim_max
+					  : 8 * NSB_PROXY_MAX_CONNS;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	p->pol = policy;
 	p->sock = sock;
 	p->lfd = -1;

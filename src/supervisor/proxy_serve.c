@@ -211,14 +211,66 @@ static int open_upstream(struct conn *c, struct target *t, const char *raw_host)
 
 /* ---- relay ------------------------------------------------------------------------ */
 
+/* Move n bytes from a pipe to a socket, waiting for room. */
+static bool splice_all(int from, int to, size_t n)
+{
+	while (n) {
+		ssize_t k = splice(from, NULL, to, NULL, n, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && errno == EAGAIN && wait_fd(to, POLLOUT, NSB_PROXY_IDLE_TIMEOUT_MS))
+			continue;
+		if (k <= 0)
+			return false;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+/*
+ * One read's worth from fds[i] to fds[1 - i]: through a pipe with
+ * splice(2) when there is one (the bytes never enter user space: on a
+ * loaded machine the proxy's copy is what costs), else with a buffer.
+ * Returns the bytes moved, 0 at EOF, -EAGAIN for nothing, -1 on error.
+ */
+static ssize_t move_once(const int fds[2], int i, int pipe_[2], char *buf)
+{
+	ssize_t n;
+
+	if (pipe_[0] >= 0) {
+		n = splice(fds[i], NULL, pipe_[1], NULL, 1u << 20,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n > 0)
+			return splice_all(pipe_[0], fds[1 - i], (size_t)n) ? n : -1;
+		if (n == 0 || errno == EAGAIN || errno == EINTR)
+			return n == 0 ? 0 : -EAGAIN;
+		if (errno != EINVAL)
+			return -1;
+		close(pipe_[0]); /* not spliceable: the buffer from here on */
+		close(pipe_[1]);
+		pipe_[0] = pipe_[1] = -1;
+	}
+	n = recv(fds[i], buf, NSB_PROXY_RELAY_BUF, 0);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? -EAGAIN : -1;
+	if (n > 0 && !write_all(fds[1 - i], buf, (size_t)n))
+		return -1;
+	return n;
+}
+
 /* Both ways until both are closed, or idle too long; counts the bytes. */
 static void relay(struct conn *c, char *buf)
 {
 	int fds[2] = {c->client, c->up};
+	int pipes[2][2] = {{-1, -1}, {-1, -1}};
 	bool open_[2] = {true, true}; /* reading from fds[i] still */
 	uint64_t moved[2] = {0, 0};   /* [0]: up (client -> upstream), [1]: down */
 
 	fcntl(c->client, F_SETFL, O_NONBLOCK);
+	/* Best effort: without pipes (no descriptors left), the buffer. */
+	for (int i = 0; i < 2; i++)
+		if (pipe2(pipes[i], O_CLOEXEC | O_NONBLOCK) < 0)
+			pipes[i][0] = pipes[i][1] = -1;
 	while (open_[0] || open_[1]) {
 		struct pollfd pfd[2] = {{.fd = open_[0] ? fds[0] : -1, .events = POLLIN},
 					{.fd = open_[1] ? fds[1] : -1, .events = POLLIN}};
@@ -228,26 +280,28 @@ static void relay(struct conn *c, char *buf)
 		if (r <= 0)
 			break; /* idle: closed */
 		for (int i = 0; i < 2; i++) {
-			if (!pfd[i].revents)
+			if (!pfd[i].revents || !open_[i])
 				continue;
-			ssize_t n = recv(fds[i], buf, NSB_PROXY_RELAY_BUF, 0);
-			if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			ssize_t n = move_once(fds, i, pipes[i], buf);
+			if (n == -EAGAIN)
 				continue;
-			if (n <= 0) {
+			if (n == 0) {
 				/* Half-close: the other side learns of it, and may still answer. */
 				open_[i] = false;
 				shutdown(fds[1 - i], SHUT_WR);
-				if (n < 0)
-					open_[1 - i] = false;
 				continue;
 			}
-			if (!write_all(fds[1 - i], buf, (size_t)n)) {
+			if (n < 0) {
 				open_[0] = open_[1] = false;
 				break;
 			}
 			moved[i] += (uint64_t)n;
 		}
 	}
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 2; k++)
+			if (pipes[i][k] >= 0)
+				close(pipes[i][k]);
 	nsb_proxy_entry_bytes(c, moved[0], moved[1]);
 }
 
