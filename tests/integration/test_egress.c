@@ -16,11 +16,16 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -519,4 +524,95 @@ NSB_ITEST(egress, policy_file_lines_and_check_document)
 	ITEST_EXPECT_EXIT(&r, 125);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "usage_error");
 	itest_run_close(&r);
+}
+
+/* ---- HTTPS to a local TLS server, with a test certificate ------------------------------- */
+
+/* Run argv to completion; its exit status. */
+static int run_tool(const char *const argv[])
+{
+	int st;
+	pid_t pid = fork();
+
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		int null_fd = open("/dev/null", O_WRONLY);
+		dup2(null_fd, 1);
+		dup2(null_fd, 2);
+		execv(argv[0], (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	cr_assert(waitpid(pid, &st, 0) == pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+NSB_ITEST(egress, curl_https_through_connect_with_a_test_ca)
+{
+	struct itest_run r;
+	char crt[512], key[512], port[16], accept_[32];
+	unsigned short p;
+	pid_t srv;
+
+	if (access("/usr/bin/openssl", X_OK) != 0)
+		cr_skip_test("/usr/bin/openssl is not installed");
+	map_names();
+	snprintf(crt, sizeof(crt), "%s", itest_path(&itest_cur, "tls.crt"));
+	snprintf(key, sizeof(key), "%s", itest_path(&itest_cur, "tls.key"));
+	cr_assert(eq(int,
+		     run_tool((const char *const[]){
+			     "/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+			     "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
+			     "/CN=pkg.nsbox.test", "-addext", "subjectAltName=DNS:pkg.nsbox.test",
+			     "-keyout", key, "-out", crt, NULL}),
+		     0));
+	chmod(crt, 0644);
+	/* A free port: bound, read, released, then taken by s_server. */
+	struct server probe_port;
+	cr_assert(server_start(&probe_port, 0, false));
+	p = probe_port.port;
+	shutdown(probe_port.fd, SHUT_RDWR);
+	close(probe_port.fd);
+	pthread_join(probe_port.th, NULL);
+	snprintf(accept_, sizeof(accept_), "127.0.0.1:%u", p);
+	srv = fork();
+	cr_assert(srv >= 0);
+	if (srv == 0) {
+		int null_fd = open("/dev/null", O_RDWR);
+		dup2(null_fd, 0);
+		dup2(null_fd, 1);
+		dup2(null_fd, 2);
+		execl("/usr/bin/openssl", "openssl", "s_server", "-accept", accept_, "-cert", crt,
+		      "-key", key, "-www", "-quiet", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(port, sizeof(port), "%u", p);
+	/* Until it listens (at most 5 s). */
+	for (int i = 0; i < 100; i++) {
+		struct sockaddr_in sa = {.sin_family = AF_INET,
+					 .sin_port = htons(p),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		bool up = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+		close(fd);
+		if (up)
+			break;
+		itest_sleep_ms(50);
+	}
+	ITEST_RUN(&r, "--allow-net", url("https://pkg.nsbox.test:%u", p), "--allow-net-range",
+		  "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "", "--cacert", "tls.crt",
+		  url("https://pkg.nsbox.test:%u/", p));
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "s_server");
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"protocol\":\"connect\",\"allowed\":true");
+	itest_run_close(&r);
+	/* Not listed: the CONNECT's 403 ends curl's attempt. */
+	ITEST_RUN(&r, "--allow-net", "pkg.nsbox.test", "--allow-net-range", "127.0.0.0/8", "--",
+		  "curl", "-sS", "--noproxy", "", "--cacert", "tls.crt",
+		  url("https://pkg.nsbox.test:%u/", p));
+	ITEST_EXPECT_EXIT(&r, 56);
+	ITEST_EXPECT_CONTAINS(&r, r.err, "403");
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"reason\":\"not in --allow-net\"");
+	itest_run_close(&r);
+	kill(srv, SIGTERM);
+	waitpid(srv, NULL, 0);
 }
