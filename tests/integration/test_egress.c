@@ -616,3 +616,62 @@ NSB_ITEST(egress, curl_https_through_connect_with_a_test_ca)
 	kill(srv, SIGTERM);
 	waitpid(srv, NULL, 0);
 }
+
+/* ---- git clone over HTTP (the dumb protocol: static files) ------------------------------- */
+
+NSB_ITEST(egress, git_clone_over_http)
+{
+	struct itest_run r;
+	char repo[300], cmd[1400], port[16];
+	unsigned short p;
+	pid_t srv;
+
+	if (access("/usr/bin/git", X_OK) != 0 || access("/usr/bin/python3", X_OK) != 0)
+		cr_skip_test("/usr/bin/git or /usr/bin/python3 is not installed");
+	map_names();
+	snprintf(repo, sizeof(repo), "%s", itest_path(&itest_cur, "srv"));
+	snprintf(
+		cmd, sizeof(cmd),
+		"set -e; mkdir -p %s/src; cd %s/src; git init -q; echo egress > f.txt; git add f.txt;"
+		"git -c user.name=t -c user.email=t@t commit -qm one; cd ..; git clone -q --bare src r.git;"
+		"cd r.git; git update-server-info",
+		repo, repo);
+	cr_assert(eq(int, run_tool((const char *const[]){"/bin/sh", "-c", cmd, NULL}), 0));
+	struct server probe_port;
+	cr_assert(server_start(&probe_port, 0, false));
+	p = probe_port.port;
+	shutdown(probe_port.fd, SHUT_RDWR);
+	close(probe_port.fd);
+	pthread_join(probe_port.th, NULL);
+	snprintf(port, sizeof(port), "%u", p);
+	srv = fork();
+	cr_assert(srv >= 0);
+	if (srv == 0) {
+		int null_fd = open("/dev/null", O_RDWR);
+		dup2(null_fd, 0);
+		dup2(null_fd, 1);
+		dup2(null_fd, 2);
+		execl("/usr/bin/python3", "python3", "-m", "http.server", "--bind", "127.0.0.1",
+		      "--directory", repo, port, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 100; i++) {
+		struct sockaddr_in sa = {.sin_family = AF_INET,
+					 .sin_port = htons(p),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		bool up = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+		close(fd);
+		if (up)
+			break;
+		itest_sleep_ms(50);
+	}
+	ITEST_RUN(&r, "--allow-net", url("http://pkg.nsbox.test:%u", p), "--allow-net-range",
+		  "127.0.0.0/8", "--chdir", "/tmp", "--", "git", "clone", "-q",
+		  url("http://pkg.nsbox.test:%u/r.git", p), "/tmp/c");
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"protocol\":\"http\",\"allowed\":true");
+	itest_run_close(&r);
+	kill(srv, SIGTERM);
+	waitpid(srv, NULL, 0);
+}
