@@ -675,3 +675,104 @@ NSB_ITEST(egress, git_clone_over_http)
 	kill(srv, SIGTERM);
 	waitpid(srv, NULL, 0);
 }
+
+/* python3's http.server over DIR on a free port of 127.0.0.1; its pid, the port in *ret. */
+static pid_t static_server(const char *dir, unsigned short *ret)
+{
+	struct server probe_port;
+	char port[16];
+	pid_t srv;
+
+	cr_assert(server_start(&probe_port, 0, false));
+	*ret = probe_port.port;
+	shutdown(probe_port.fd, SHUT_RDWR);
+	close(probe_port.fd);
+	pthread_join(probe_port.th, NULL);
+	snprintf(port, sizeof(port), "%u", *ret);
+	srv = fork();
+	cr_assert(srv >= 0);
+	if (srv == 0) {
+		int null_fd = open("/dev/null", O_RDWR);
+		dup2(null_fd, 0);
+		dup2(null_fd, 1);
+		dup2(null_fd, 2);
+		execl("/usr/bin/python3", "python3", "-m", "http.server", "--bind", "127.0.0.1",
+		      "--directory", dir, port, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 100; i++) {
+		struct sockaddr_in sa = {.sin_family = AF_INET,
+					 .sin_port = htons(*ret),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		bool up = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+		close(fd);
+		if (up)
+			break;
+		itest_sleep_ms(50);
+	}
+	return srv;
+}
+
+/* A simple index (PEP 503) with one pure-Python wheel, built here. */
+static const char index_script[] =
+	"import base64, hashlib, os, sys, zipfile\n"
+	"root = sys.argv[1]\n"
+	"os.makedirs(root + '/simple/nsboxdemo', exist_ok=True)\n"
+	"os.makedirs(root + '/files', exist_ok=True)\n"
+	"name = 'nsboxdemo-1.0-py3-none-any.whl'\n"
+	"files = {'nsboxdemo/__init__.py': 'VALUE = 14\\n',\n"
+	"         'nsboxdemo-1.0.dist-info/METADATA': 'Metadata-Version: 2.1\\nName: nsboxdemo\\nVersion: 1.0\\n',\n"
+	"         'nsboxdemo-1.0.dist-info/WHEEL': 'Wheel-Version: 1.0\\nGenerator: t\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'}\n"
+	"rec = ''\n"
+	"with zipfile.ZipFile(root + '/files/' + name, 'w') as z:\n"
+	"    for n, t in files.items():\n"
+	"        z.writestr(n, t)\n"
+	"        d = base64.urlsafe_b64encode(hashlib.sha256(t.encode()).digest()).rstrip(b'=').decode()\n"
+	"        rec += '%s,sha256=%s,%d\\n' % (n, d, len(t))\n"
+	"    rec += 'nsboxdemo-1.0.dist-info/RECORD,,\\n'\n"
+	"    z.writestr('nsboxdemo-1.0.dist-info/RECORD', rec)\n"
+	"open(root + '/simple/nsboxdemo/index.html', 'w').write('<a href=\"../../files/%s\">%s</a>' % (name, name))\n";
+
+NSB_ITEST(egress, pip_install_from_a_local_index_into_a_rw_target)
+{
+	struct itest_run r;
+	char dir[300];
+	unsigned short p;
+	pid_t srv;
+
+	if (access("/usr/bin/python3", X_OK) != 0 ||
+	    run_tool((const char *const[]){"/usr/bin/python3", "-m", "pip", "--version", NULL}) !=
+		    0)
+		cr_skip_test("/usr/bin/python3 has no pip");
+	map_names();
+	snprintf(dir, sizeof(dir), "%s", itest_path(&itest_cur, "index"));
+	itest_write(&itest_cur, "mkindex.py", index_script);
+	cr_assert(eq(int,
+		     run_tool((const char *const[]){
+			     "/usr/bin/python3", itest_path(&itest_cur, "mkindex.py"), dir, NULL}),
+		     0));
+	itest_mkdir(&itest_cur, "target");
+	srv = static_server(dir, &p);
+	ITEST_RUN(&r, "--allow-net", url("pkg.nsbox.test:%u", p), "--allow-net-range",
+		  "127.0.0.0/8", "--rw", "target", "--", "/usr/bin/python3", "-m", "pip", "install",
+		  "-q", "--no-cache-dir", "--disable-pip-version-check", "--trusted-host",
+		  "pkg.nsbox.test", "--index-url", url("http://pkg.nsbox.test:%u/simple/", p),
+		  "--target", "target", "nsboxdemo");
+	ITEST_EXPECT_EXIT(&r, 0);
+	char *installed = itest_slurp(itest_path(&itest_cur, "target/nsboxdemo/__init__.py"));
+	ITEST_EXPECT_STR(&r, installed ? installed : "(none)", "VALUE = 14\n");
+	free(installed);
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"protocol\":\"http\",\"allowed\":true");
+	itest_run_close(&r);
+	/* The same index, not listed: pip finds nothing, the record says why. */
+	ITEST_RUN(&r, "--allow-net", "other.nsbox.test", "--rw", "target", "--", "/usr/bin/python3",
+		  "-m", "pip", "install", "-q", "--no-cache-dir", "--disable-pip-version-check",
+		  "--retries", "0", "--trusted-host", "pkg.nsbox.test", "--index-url",
+		  url("http://pkg.nsbox.test:%u/simple/", p), "--target", "target", "nsboxdemo");
+	ITEST_EXPECT_NE_STR(&r, itest_rec(&r, "exit_code"), "0");
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"reason\":\"not in --allow-net\"");
+	itest_run_close(&r);
+	kill(srv, SIGTERM);
+	waitpid(srv, NULL, 0);
+}
