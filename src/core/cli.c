@@ -103,6 +103,10 @@ static int finish(int argc, char *const *argv, const struct nsb_cli_state *s, st
 	if (c->project && c->no_project)
 		return nsb_cli_usage_err(e, -EINVAL, NULL,
 					 "--project and --no-project cannot be combined");
+	if (c->net_proxy && c->share_net)
+		return nsb_cli_usage_err(
+			e, -EINVAL, "--share-net hands over the whole host network; choose one",
+			"--allow-net, --deny-net, --allow-net-range and --proxy-port cannot be combined with --share-net");
 	/* --seccomp-export, --print-policy and --print-profile need no command. */
 	if (optind >= argc && (c->seccomp_export || c->print_policy || c->print_profile))
 		return 0;

@@ -416,6 +416,10 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
 	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},
 	{.name = "--share-net", .set = set_flag, FIELD(share_net)},
+	{.name = "--allow-net", .metavar = "HOST[:PORT]", .set = nsb_cli_add_allow_net},
+	{.name = "--deny-net", .metavar = "HOST[:PORT]", .set = nsb_cli_add_deny_net},
+	{.name = "--allow-net-range", .metavar = "CIDR", .set = nsb_cli_add_allow_net_range},
+	{.name = "--proxy-port", .metavar = "PORT", .set = nsb_cli_set_proxy_port},
 	/* Terminal */
 	{.name = "--pty", .set = set_pty_on},
 	{.name = "--no-pty", .set = set_pty_off},

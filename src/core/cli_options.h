@@ -52,8 +52,18 @@ struct nsb_cli_option {
 };
 
 /* The rows, in --help order. */
-#define NSB_CLI_N_OPTIONS 46
+#define NSB_CLI_N_OPTIONS 50
 extern const struct nsb_cli_option nsb_cli_options[];
+
+/* The egress options' setters (cli_net.c). */
+int nsb_cli_add_allow_net(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			  struct nsb_error *e);
+int nsb_cli_add_deny_net(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			 struct nsb_error *e);
+int nsb_cli_add_allow_net_range(const struct nsb_cli_option *o, const char *arg,
+				struct nsb_cli_state *s, struct nsb_error *e);
+int nsb_cli_set_proxy_port(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			   struct nsb_error *e);
 
 /* Fill e (stage "usage") with the message and the hint (or none); err is a
  * negative errno, returned. */

@@ -29,9 +29,11 @@
 #define NSB_DEFAULT_CAPTURE   (1ull << 20)
 #define NSB_MIN_TMP_SIZE      (1ull << 20)
 
-#define NSB_MAX_GATE_OPTS  256 /* --deny-exec, --allow-exec, each */
-#define NSB_MAX_GATE_PATHS 64  /* --allow-path */
-#define NSB_MAX_MASK_ARGS  64  /* --mask */
+#define NSB_MAX_GATE_OPTS      256 /* --deny-exec, --allow-exec, each */
+#define NSB_MAX_GATE_PATHS     64  /* --allow-path */
+#define NSB_MAX_MASK_ARGS      64  /* --mask */
+#define NSB_MAX_NET_ARGS       256 /* --allow-net, --deny-net, each */
+#define NSB_MAX_NET_RANGE_ARGS 64  /* --allow-net-range */
 
 #define NSB_DEFAULT_KILL_AFTER_MS 2000
 #define NSB_DEFAULT_HOSTNAME	  "nsbox"
@@ -158,6 +160,16 @@ struct nsb_config {
 	enum nsb_overlay_mode overlay_mode;
 	const char *overlay_export; /* --overlay-mode export:PATH */
 	bool overlay_commit_always; /* --overlay-commit-always */
+	/* Egress through the proxy (core/netpolicy.h); each entry checked
+	 * as it is parsed, kept as given. */
+	const char *allow_net[NSB_MAX_NET_ARGS]; /* --allow-net HOST[:PORT] */
+	size_t n_allow_net;
+	const char *deny_net[NSB_MAX_NET_ARGS]; /* --deny-net HOST[:PORT] */
+	size_t n_deny_net;
+	const char *allow_net_range[NSB_MAX_NET_RANGE_ARGS]; /* --allow-net-range CIDR */
+	size_t n_allow_net_range;
+	uint64_t proxy_port; /* --proxy-port; 0: the default */
+	bool net_proxy;	     /* any of the four: proxy mode */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

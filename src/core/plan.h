@@ -109,6 +109,9 @@ struct nsb_plan {
 	 * is paid for them), and each one's upper tmpfs size. */
 	size_t n_overlays;
 	uint64_t overlay_size;
+	/* Proxy mode: the port init listens on (127.0.0.1, in the sandbox's
+	 * network namespace) for the supervisor's proxy; 0: no proxy. */
+	uint16_t proxy_port;
 };
 
 /*
@@ -123,6 +126,12 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 /* Set (or replace) NAME=VALUE in the plan's environment: for the run's own
  * additions (a Landlock run's private TMPDIR).  Errors: stage "plan". */
 int nsb_plan_setenv(struct nsb_plan *p, const char *name, const char *value, struct nsb_error *e);
+/*
+ * Proxy mode on PORT: proxy_port, and HTTP_PROXY and its kin in envp
+ * (core/netpolicy.h); KEEP: leave a variable already set (by --env) as it
+ * is.  For the policy file's allow-net lines, which the plan is built without.
+ */
+int nsb_plan_proxy_env(struct nsb_plan *p, uint16_t port, bool keep, struct nsb_error *e);
 
 /* Free what nsb_plan_build allocated (the ops and their paths, the
  * environment strings, the command); a zeroed plan is fine, and so is a

@@ -15,6 +15,7 @@
 #include "core/overlay_record.h"
 #include "core/result.h"
 #include "core/result_isolation.h"
+#include "core/result_net.h"
 
 void nsb_result_init(struct nsb_result *r)
 {
@@ -221,7 +222,10 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	put_bool(j, "no_new_privs", en->no_new_privs);
 	put_enforced_seccomp(j, en);
 	put_str(j, "hostname", en->hostname);
-	put_str(j, "network", en->share_net ? "host" : "none");
+	if (en->net_policy)
+		nsb_result_put_net_policy(j, en->net_policy);
+	else
+		put_str(j, "network", en->share_net ? "host" : "none");
 	put_str(j, "mount_api", en->mount_api);
 
 	put_enforced_limits(j, en);
@@ -394,6 +398,8 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	else
 		nsb_json_null(&j);
 	put_findings(&j, r);
+	if (r->has_network)
+		nsb_result_put_network(&j, r);
 	if (r->gate_metachar) {
 		nsb_json_key(&j, "gate");
 		nsb_json_begin_object(&j);
@@ -575,25 +581,4 @@ int nsb_result_write(int fd, const struct nsb_result *r)
 	if (ret < 0)
 		return ret;
 	return write_all(fd, buf, len);
-}
-
-/* The record fd must never reach the sandbox: CLOEXEC here, and init closes
- * every inherited fd anyway. */
-int nsb_result_fd_check(int fd, struct nsb_error *e)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0) {
-		nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
-			      "--result-fd %d: not an open file descriptor", fd);
-		return nsb_error_hint(
-			e, "open it in the calling shell, e.g. --result-fd 3 3>record.json");
-	}
-	if ((fl & O_ACCMODE) == O_RDONLY)
-		return nsb_error_setx(e, -EBADF, NSB_STAGE_USAGE,
-				      "--result-fd %d: not open for writing", fd);
-	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
-				     "--result-fd %d: set close-on-exec", fd);
-	return 0;
 }

@@ -13,6 +13,7 @@
 #include "base/errname.h"
 #include "base/error.h"
 #include "core/namespaces.h"
+#include "core/netpolicy.h"
 #include "core/protect.h"
 
 #define NSB_RECORD_SCHEMA 1
@@ -103,6 +104,9 @@ struct nsb_enforced {
 	bool landlock_net_tcp;	     /* TCP bind and connect refused by Landlock */
 	bool landlock_socket_filter; /* socket() refused but for AF_UNIX (seccomp) */
 	uint64_t landlock_scoped;    /* NSB_LL_SCOPE_* */
+	/* Proxy mode: "network" is an object (mode, port, allow, deny, ranges)
+	 * instead of "none"/"host".  NULL: not proxy mode. */
+	const struct nsb_net_policy *net_policy;
 };
 
 /* A syscall the seccomp filter refused and reported (supervisor/notify.h):
@@ -158,7 +162,7 @@ struct nsb_result {
 		const char *kind;
 		uint64_t count;
 		const char *path; /* where, when it has a place (disk.full); NULL: none */
-	} violations[4];
+	} violations[8];
 	size_t n_violations;
 
 	/* Said before the run, e.g. a --rw directory root cannot write:
@@ -193,6 +197,13 @@ struct nsb_result {
 	 * "overlay" is written only for a run that had some. */
 	const struct nsb_overlay_result *overlays;
 	size_t n_overlays;
+	/* Proxy mode: every connection, in order ("network"; written only
+	 * then), the first NSB_NET_RECORD_MAX of them and a count of the rest.
+	 * net_conns is malloc'd (the run frees it). */
+	bool has_network;
+	struct nsb_net_conn *net_conns;
+	size_t n_net_conns;
+	uint64_t net_conns_more;
 };
 
 struct nsb_json;

@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include "base/exitcode.h"
+#include "core/result_net.h"
 #include "gate/front.h"
 #include "gate/gate_fs_cache.h"
 #include "base/json.h"
 #include "gate/policy.h"
+#include "gate/policy_net.h"
 #include "gate/gate_tables.h"
 #include "gate/gate_which.h"
 #include "seccomp/filter.h"
@@ -304,6 +306,24 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 	nsb_json_end_object(j);
 }
 
+/* "none", "host", or proxy mode's policy as the record's enforced.network has it. */
+static void put_network(struct nsb_json *j, const struct nsb_config *c, const struct nsb_plan *p,
+			const struct nsb_front *f)
+{
+	_cleanup_free_ struct nsb_net_policy *pol = NULL;
+	struct nsb_error ignored = {0};
+
+	/* The options were checked when parsed: the build cannot fail here
+	 * but for memory, and then the plan says "proxy" at least. */
+	if (p->proxy_port && (pol = calloc(1, sizeof(*pol))) &&
+	    nsb_net_policy_build(c, p->proxy_port, pol, &ignored) == 0 &&
+	    nsb_gate_net_merge(&f->policy, pol, &ignored) == 0) {
+		nsb_result_put_net_policy(j, pol);
+		return;
+	}
+	put_str(j, "network", p->proxy_port ? "proxy" : p->share_net ? "host" : "none");
+}
+
 int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
 			 const struct nsb_front *f, const struct nsb_bpf *bpf, struct nsb_error *e)
 {
@@ -336,7 +356,7 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	put_mounts(&j, p);
 
 	put_strv(&j, "env", p->envp, p->n_envp);
-	put_str(&j, "network", p->share_net ? "host" : "none");
+	put_network(&j, c, p, f);
 	put_str(&j, "hostname", p->hostname);
 
 	put_limits(&j, c, p);

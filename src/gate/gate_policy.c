@@ -45,6 +45,7 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 	for (size_t i = 0; i < p->n_lazy_tools; i++)
 		free(p->lazy_tools[i]);
 	nsb_gate_shellopt_free(p);
+	free(p->net);
 	nsb_gate_policy_init(p);
 }
 

@@ -14,6 +14,8 @@
 #include "core/config.h"  /* NSB_MAX_GATE_OPTS, NSB_MAX_GATE_PATHS: the lists' limits */
 #include "core/protect.h" /* NSB_PROTECT_MAX_GLOBS */
 
+struct nsb_net_policy;
+
 struct nsb_shellopt;
 
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
@@ -66,6 +68,10 @@ struct nsb_gate_policy {
 	int lazy_err; /* a row could not be parsed when needed: -errno */
 	char *lazy_tools[32];
 	size_t n_lazy_tools;
+
+	/* allow-net, deny-net, allow-net-range lines (policy_net.h): NULL
+	 * until the first one. */
+	struct nsb_net_policy *net;
 };
 
 /* The policy as its lazy rows are added to it: it owns them, and the

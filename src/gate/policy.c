@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/lines.h"
@@ -15,6 +17,7 @@
 #include "gate/gate_tables.h"
 #include "gate/policy.h"
 #include "gate/gate_shellopt.h"
+#include "gate/policy_net.h"
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
@@ -297,6 +300,22 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return 0;
 		}
 	}
+	if (nsb_gate_net_directive(s, wlen)) {
+		char word[32], msg[sizeof(((struct nsb_error *)0)->message)];
+		size_t n = strcspn(arg, " \t\r");
+		int r;
+		snprintf(word, sizeof(word), "%.*s", (int)wlen, s);
+		if (arg[n] != '\0' && arg[n + strspn(arg + n, " \t\r")] != '\0')
+			return perr(c, -EINVAL, (size_t)(arg - line) + 1, NULL,
+				    "'%s' takes one entry", word);
+		char *one = strndup(arg, n);
+		r = one ? nsb_gate_net_add(p, word, one, msg, sizeof(msg)) : -ENOMEM;
+		free(one);
+		if (r < 0)
+			return perr(c, r, (size_t)(arg - line) + 1, NULL, "%s",
+				    r == -ENOMEM ? "out of memory" : msg);
+		return 0;
+	}
 	return perr(c, -EINVAL, (size_t)(s - line) + 1, HINT_DIRECTIVES, "unknown directive '%.*s'",
 		    (int)(wlen > 64 ? 64 : wlen), s);
 }
@@ -380,6 +399,7 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 		     "# exec.shell_option): TOOL[:SUB] OPTION [MATCH], nsbox-policy(5).\n");
 	for (size_t i = 0; i < p->n_shellopt; i++)
 		nsb_gate_shellopt_print(out, &p->shellopt[i]);
+	nsb_gate_net_print(out, p);
 	if (fflush(out) == EOF || ferror(out))
 		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;

@@ -36,7 +36,7 @@ extern char **environ;
 /* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
 int nsb_init_close_all_except(const int *keep, size_t n)
 {
-	int sorted[8];
+	int sorted[12];
 	unsigned lo = 3;
 
 	if (n > ARRAY_SIZE(sorted))
@@ -205,8 +205,8 @@ static int exit_code_of(int status)
 static void init_attach(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
-	int keep[] = {a->sync_rd,   a->err_wr,	 a->status_wr, a->stdout_wr,
-		      a->stderr_wr, a->stdin_rd, a->pty_wr,    a->overlay_wr};
+	int keep[] = {a->sync_rd,  a->err_wr, a->status_wr,  a->stdout_wr, a->stderr_wr,
+		      a->stdin_rd, a->pty_wr, a->overlay_wr, a->net_wr};
 	struct pollfd alive = {.fd = a->status_wr, .events = POLLOUT};
 	char go;
 	int r;
@@ -304,6 +304,8 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 		if (r == 0)
 			r = rn;
 	}
+	if (r == 0 && p->proxy_port)
+		r = nsb_net_proxy_listen(p->proxy_port, a->net_wr, e);
 	if (r < 0)
 		return r;
 	if (sethostname(p->hostname, strlen(p->hostname)) < 0)

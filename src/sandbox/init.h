@@ -27,6 +27,7 @@ struct nsb_init_args {
 	int pty_wr;   /* init → supervisor: the pty master (SCM_RIGHTS), else -1 */
 	const struct nsb_stdio *stdio;
 	int overlay_wr; /* init → supervisor: each --overlay's upper tmpfs (SCM_RIGHTS), else -1 */
+	int net_wr; /* init → supervisor: the proxy's listening socket (SCM_RIGHTS), else -1 */
 };
 
 /*

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/error.h"
@@ -57,3 +58,11 @@ void nsb_net_start(struct nsb_net_job *j);
  * 0 or -errno (stage "net").  Releases everything j holds.
  */
 int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e);
+
+/*
+ * Proxy mode: listen on 127.0.0.1:PORT in the calling process's (the
+ * sandbox's) network namespace and send the socket over SOCK to the
+ * supervisor, which serves the proxy on it; closes SOCK.  0 or -errno
+ * (stage "net").
+ */
+int nsb_net_proxy_listen(uint16_t port, int sock, struct nsb_error *e);

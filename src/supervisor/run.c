@@ -18,6 +18,7 @@
 #include "base/path_search.h"
 #include "supervisor/run.h"
 #include "supervisor/isolation.h"
+#include "supervisor/run_net.h"
 #include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
 #include "supervisor/run_seccomp.h"
@@ -42,7 +43,8 @@ void nsb_run_init(struct nsb_run *run, const struct nsb_config *cfg)
 				       .stderr_rd = -1,
 				       .stdin_wr = -1,
 				       .pty_sock = -1,
-				       .overlay_sock = -1};
+				       .overlay_sock = -1,
+				       .net_sock = -1};
 }
 
 int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e)
@@ -345,7 +347,8 @@ int nsb_run_prepare(struct nsb_run *run)
 	struct nsb_error e = {0};
 
 	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
-	    setup_seccomp(run, &e) < 0 || nsb_front_policy(cfg, &run->front, &e) < 0)
+	    nsb_run_net_options(run, &e) < 0 || setup_seccomp(run, &e) < 0 ||
+	    nsb_front_policy(cfg, &run->front, &e) < 0 || nsb_run_net_policy_file(run, &e) < 0)
 		return nsb_run_fail(run, &e);
 	attach_seccomp(run);
 	if (nsb_isolation_decide(run, &e) < 0)
@@ -445,6 +448,7 @@ static void record_enforced(struct nsb_run *run)
 		.cgroup_joined = run->sb.cgroup_joined,
 	};
 	nsb_verdict_enforced(&in, &run->res);
+	run->res.enforced.net_policy = run->net_policy;
 	nsb_protect_record(run->cfg, &run->plan, &run->covers, &run->res.enforced);
 }
 
@@ -481,6 +485,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 	nsb_gate_policy_free(&run->front.policy);
 	/* Served only where the filter reports (seccomp/filter.h). */
 	nsb_notify_init(&run->notify, &run->bpf);
+	nsb_run_net_start(run);
 	struct nsb_supervise_opts so = {
 		.timeout_ms = cfg->timeout_ms,
 		.kill_after_ms = cfg->kill_after_ms,
@@ -501,6 +506,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 	nsb_sandbox_close(&run->sb);
 	/* No PID namespace took the survivors with it (a Landlock run). */
 	nsb_isolation_finish(run);
+	nsb_run_net_stop(run, res);
 	if (r < 0)
 		nsb_run_fail(run, &e);
 	else if (res->status != NSB_STATUS_SETUP_FAILED)
@@ -577,6 +583,7 @@ void nsb_run_destroy(struct nsb_run *run)
 	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);
 	nsb_front_free(&run->front);
+	nsb_run_net_free(run);
 	free(run->cap_out.data);
 	free(run->cap_err.data);
 	run->cap_out = run->cap_err = (struct nsb_captured){0};

@@ -20,6 +20,7 @@
 #include "seccomp/filter.h"
 #include "supervisor/overlay.h"
 #include "supervisor/protect_scan.h"
+#include "supervisor/proxy.h"
 #include "supervisor/spawn.h"
 #include "supervisor/supervise.h"
 
@@ -57,6 +58,11 @@ struct nsb_run {
 	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
 	char isolation_why[NSB_ERR_MESSAGE_MAX];
 	struct nsb_overlays *overlays; /* --overlay only: the upper layers and change sets */
+
+	/* Proxy mode (--allow-net ...): the policy (malloc'd) and the proxy
+	 * while the sandbox runs.  NULL otherwise. */
+	struct nsb_net_policy *net_policy;
+	struct nsb_proxy *proxy;
 };
 
 /*

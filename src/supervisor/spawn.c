@@ -245,6 +245,7 @@ struct channels {
 	int out[2], errout[2], in[2]; /* the payload's stdio, where pumped */
 	int pty[2];		      /* the pty master, SOCK_SEQPACKET */
 	int ovl[2];		      /* the overlays' upper layers, SOCK_SEQPACKET */
+	int net[2];		      /* the proxy's listening socket, SOCK_SEQPACKET */
 };
 
 static void close_channels(struct channels *ch)
@@ -257,6 +258,7 @@ static void close_channels(struct channels *ch)
 	close_pair(ch->in);
 	close_pair(ch->pty);
 	close_pair(ch->ovl);
+	close_pair(ch->net);
 }
 
 static int open_channels(const struct nsb_plan *plan, const struct nsb_stdio *stdio, bool cgroup,
@@ -290,6 +292,9 @@ static int open_channels(const struct nsb_plan *plan, const struct nsb_stdio *st
 	if (plan->n_overlays && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->ovl) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE,
 				     "create the overlay socket");
+	/* Proxy mode only: the proxy's socket comes back the same way. */
+	if (plan->proxy_port && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ch->net) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_CLONE, "create the proxy socket");
 	return 0;
 }
 
@@ -309,6 +314,7 @@ _noreturn_ static void child_main(const struct nsb_plan *plan, const struct nsb_
 		.pty_wr = ch->pty[1],
 		.stdio = stdio,
 		.overlay_wr = ch->ovl[1],
+		.net_wr = ch->net[1],
 	};
 	/* The supervisor's ends go with every other descriptor init does not
 	 * keep: nsb_init_main closes them all first (close_range). */
@@ -326,6 +332,7 @@ static void close_child_ends(struct channels *ch)
 	nsb_closep(&ch->in[0]);
 	nsb_closep(&ch->pty[1]);
 	nsb_closep(&ch->ovl[1]);
+	nsb_closep(&ch->net[1]);
 }
 
 /* Into the cgroup (clone fallback only), then init may go on; init writes
@@ -403,6 +410,7 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	sb->stdin_wr = ch.in[1];
 	sb->pty_sock = ch.pty[0];
 	sb->overlay_sock = ch.ovl[0];
+	sb->net_sock = ch.net[0];
 	sb->clone3 = used_clone3;
 	sb->cgroup_joined = cgroup_fd >= 0 && !used_clone3;
 	sb->namespaces = landlock ? 0
@@ -426,4 +434,5 @@ void nsb_sandbox_close(struct nsb_sandbox *sb)
 	nsb_closep(&sb->stdin_wr);
 	nsb_closep(&sb->pty_sock);
 	nsb_closep(&sb->overlay_sock);
+	nsb_closep(&sb->net_sock);
 }

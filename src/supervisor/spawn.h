@@ -37,6 +37,7 @@ struct nsb_sandbox {
 	bool clone3;	     /* false: the clone fallback was used */
 	bool cgroup_joined;  /* placed by writing cgroup.procs, not at clone time */
 	int overlay_sock;    /* each --overlay's upper tmpfs arrives here; else -1 */
+	int net_sock;	     /* proxy mode: the proxy's listening socket arrives here; else -1 */
 };
 
 /*

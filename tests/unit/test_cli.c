@@ -1286,6 +1286,11 @@ static const char usage_before_the_table[] =
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
 	"  --hostname NAME       hostname inside (default: nsbox)\n"
 	"  --share-net           keep the host network (default: only loopback)\n"
+	"  --allow-net HOST[:PORT] reach HOST (a name, *.SUFFIX, an IP or an origin; ports\n"
+	"                        80 and 443 by default) through a proxy on 127.0.0.1 inside\n"
+	"  --deny-net HOST[:PORT] refuse HOST even where --allow-net lets it\n"
+	"  --allow-net-range CIDR let allowed names reach private addresses in CIDR\n"
+	"  --proxy-port PORT     the proxy's port inside (default 3128)\n"
 	"\n"
 	"Terminal:\n"
 	"  --pty                 give the command a pseudo-terminal of its own (default\n"
@@ -1364,7 +1369,7 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 46));
+	cr_expect(eq(sz, rows, 50));
 }
 
 /* ---- --isolation ------------------------------------------------------------ */

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The egress policy: entries, normalisation, per-connection decisions.  Pure (supervisor). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "base/util.h"
+#include "core/cli_options.h"
+#include "core/config.h"
+#include "core/netpolicy.h"
+
+/* ---- punycode (RFC 3492) ---------------------------------------------------- */
+
+enum {
+	PC_BASE = 36,
+	PC_TMIN = 1,
+	PC_TMAX = 26,
+	PC_SKEW = 38,
+	PC_DAMP = 700
+};
+
+static uint32_t pc_adapt(uint32_t delta, uint32_t points, bool first)
+{
+	uint32_t k = 0;
+
+	delta = first ? delta / PC_DAMP : delta / 2;
+	delta += delta / points;
+	while (delta > ((PC_BASE - PC_TMIN) * PC_TMAX) / 2) {
+		delta /= PC_BASE - PC_TMIN;
+		k += PC_BASE;
+	}
+	return k + (PC_BASE - PC_TMIN + 1) * delta / (delta + PC_SKEW);
+}
+
+static char pc_digit(uint32_t d)
+{
+	return (char)(d < 26 ? 'a' + d : '0' + d - 26);
+}
+
+int nsb_net_punycode(const uint32_t *cp, size_t n, char *buf, size_t size)
+{
+	uint32_t next = 128, delta = 0, bias = 72, h, b = 0;
+	size_t o = 0;
+
+#define PUT(ch)                         \
+	do {                            \
+		if (o + 1 >= size)      \
+			return -EINVAL; \
+		buf[o++] = (ch);        \
+	} while (0)
+	PUT('x');
+	PUT('n');
+	PUT('-');
+	PUT('-');
+	for (size_t i = 0; i < n; i++) {
+		if (cp[i] > 0x10FFFF)
+			return -EINVAL;
+		if (cp[i] < 128) {
+			PUT((char)cp[i]);
+			b++;
+		}
+	}
+	if (b > 0)
+		PUT('-');
+	for (h = b; h < n;) {
+		uint32_t m = UINT32_MAX;
+		for (size_t i = 0; i < n; i++)
+			if (cp[i] >= next && cp[i] < m)
+				m = cp[i];
+		/* n is bounded by the label's 63 bytes: no overflow below. */
+		delta += (m - next) * (h + 1);
+		next = m;
+		for (size_t i = 0; i < n; i++) {
+			if (cp[i] < next)
+				delta++;
+			if (cp[i] != next)
+				continue;
+			uint32_t q = delta;
+			for (uint32_t k = PC_BASE;; k += PC_BASE) {
+				uint32_t t = k <= bias		   ? PC_TMIN
+					     : k >= bias + PC_TMAX ? PC_TMAX
+								   : k - bias;
+				if (q < t)
+					break;
+				PUT(pc_digit(t + (q - t) % (PC_BASE - t)));
+				q = (q - t) / (PC_BASE - t);
+			}
+			PUT(pc_digit(q));
+			bias = pc_adapt(delta, h + 1, h == b);
+			delta = 0;
+			h++;
+		}
+		delta++;
+		next++;
+	}
+#undef PUT
+	buf[o] = '\0';
+	return (int)o;
+}
+
+/* ---- host names ------------------------------------------------------------- */
+
+/* One UTF-8 sequence at s (len bytes left): its code point and length, or 0. */
+static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *ret)
+{
+	uint32_t c;
+	size_t n;
+
+	if (s[0] < 0x80) {
+		*ret = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xE0) == 0xC0)
+		n = 2, c = s[0] & 0x1F;
+	else if ((s[0] & 0xF0) == 0xE0)
+		n = 3, c = s[0] & 0x0F;
+	else if ((s[0] & 0xF8) == 0xF0)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are not text. */
+	if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
+		return 0;
+	*ret = c;
+	return n;
+}
+
+/* The case mapping nsbox does itself: ASCII, and Latin-1's capitals (the
+ * common case of a typed name); the rest of IDNA's mapping is not done. */
+static uint32_t fold(uint32_t c)
+{
+	if ((c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7))
+		return c + 0x20;
+	return c;
+}
+
+static bool ldh(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+}
+
+/* One label (len bytes of UTF-8) appended to out at *o as its A-label. */
+static int put_label(const char *s, size_t len, char *out, size_t *o)
+{
+	uint32_t cp[64];
+	size_t n = 0, i = 0;
+	bool ascii = true;
+	char lab[64];
+	int r;
+
+	if (len == 0 || len > 252)
+		return -EINVAL;
+	while (i < len) {
+		uint32_t c;
+		size_t k = utf8_decode((const unsigned char *)s + i, len - i, &c);
+		if (k == 0 || n >= ARRAY_SIZE(cp))
+			return -EINVAL;
+		cp[n++] = fold(c);
+		ascii = ascii && c < 0x80;
+		i += k;
+	}
+	if (ascii) {
+		if (n > 63)
+			return -EINVAL;
+		for (i = 0; i < n; i++)
+			lab[i] = (char)cp[i];
+		lab[n] = '\0';
+	} else {
+		/* A label that is only punctuation or space is not a name. */
+		for (i = 0; i < n; i++)
+			if (cp[i] < 0x80 && !ldh((char)cp[i]))
+				return -EINVAL;
+		r = nsb_net_punycode(cp, n, lab, sizeof(lab));
+		if (r < 0)
+			return r;
+		n = (size_t)r;
+	}
+	for (i = 0; i < n; i++)
+		if (!ldh(lab[i]))
+			return -EINVAL;
+	if (lab[0] == '-' || lab[n - 1] == '-')
+		return -EINVAL;
+	if (*o + n + 1 > NSB_NET_HOST_MAX + 1)
+		return -EINVAL;
+	memcpy(out + *o, lab, n);
+	*o += n;
+	out[*o] = '\0';
+	return 0;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+int nsb_net_host_normalize(const char *host, size_t len, char *buf, int *ret_family,
+			   uint8_t ret_addr[16])
+{
+	char tmp[NSB_NET_HOST_MAX + 2];
+	uint8_t addr[16] = {0};
+	size_t o = 0;
+	const char *last;
+
+	if (len > 0 && host[len - 1] == '.')
+		len--; /* "example.test." is "example.test" */
+	if (len == 0 || len >= sizeof(tmp) || memchr(host, '\0', len))
+		return -EINVAL;
+	memcpy(tmp, host, len);
+	tmp[len] = '\0';
+	if (inet_pton(AF_INET, tmp, addr) == 1 || inet_pton(AF_INET6, tmp, addr) == 1) {
+		int family = strchr(tmp, ':') ? AF_INET6 : AF_INET;
+		nsb_net_addr_format(family, addr, buf, NSB_NET_HOST_MAX + 1);
+		*ret_family = family;
+		memcpy(ret_addr, addr, 16);
+		return 0;
+	}
+	buf[0] = '\0';
+	for (const char *p = tmp; *p;) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		int r;
+		if (o > 0)
+			buf[o++] = '.';
+		r = put_label(p, n, buf, &o);
+		if (r < 0)
+			return r;
+		if (!dot)
+			break;
+		p = dot + 1;
+		if (!*p)
+			return -EINVAL; /* ".." or a second trailing dot */
+	}
+	/* Browsers read an all-digit last label as an IPv4 address in some
+	 * other notation ("127.1", "2130706433"): neither a name nor ours. */
+	last = strrchr(buf, '.');
+	if (all_digits(last ? last + 1 : buf))
+		return -EINVAL;
+	*ret_family = 0;
+	memset(ret_addr, 0, 16);
+	return 0;
+}
+
+/* ---- entries ---------------------------------------------------------------- */
+
+static int bad_entry(struct nsb_error *e, const char *opt, const char *s, const char *why)
+{
+	return nsb_cli_usage_err(
+		e, -EINVAL,
+		"write HOST, HOST:PORT, HOST:*, *.SUFFIX, [IPv6]:PORT or an origin such as https://api.example.test",
+		"%s '%s': %s", opt, s, why);
+}
+
+static int parse_port(const char *s, size_t len, struct nsb_net_entry *en)
+{
+	char buf[8];
+	uint64_t v;
+
+	if (len == 1 && s[0] == '*') {
+		en->ports = NSB_NET_PORTS_ANY;
+		en->port = 0; /* not the origin's */
+		return 0;
+	}
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (nsb_parse_uint(buf, 65535, &v) < 0 || v == 0)
+		return -EINVAL;
+	en->ports = NSB_NET_PORTS_ONE;
+	en->port = (uint16_t)v;
+	return 0;
+}
+
+/* The origin's scheme, if any: its length, and its port in *ret_port. */
+static size_t scheme_of(const char *s, uint16_t *ret_port)
+{
+	if (strncasecmp(s, "https://", 8) == 0) {
+		*ret_port = 443;
+		return 8;
+	}
+	if (strncasecmp(s, "http://", 7) == 0) {
+		*ret_port = 80;
+		return 7;
+	}
+	*ret_port = 0;
+	return 0;
+}
+
+/* Long: one pass over the entry's grammar, every malformed case named. */
+int nsb_net_entry_parse(const char *opt, const char *s, struct nsb_net_entry *ret,
+			struct nsb_error *e)
+{
+	struct nsb_net_entry en = {.ports = NSB_NET_PORTS_WEB};
+	uint16_t scheme_port;
+	size_t len = strlen(s), skip = scheme_of(s, &scheme_port);
+	const char *h = s + skip, *end = s + len, *port = NULL, *hend;
+	int r;
+
+	if (len == 0 || len > NSB_NET_ENTRY_MAX)
+		return bad_entry(e, opt, s, len ? "too long" : "empty entry");
+	if (skip) {
+		/* An origin: nothing after the authority but one '/'. */
+		const char *slash = strchr(h, '/');
+		if (slash && slash[1])
+			return bad_entry(e, opt, s, "an origin has no path");
+		if (slash)
+			end = slash;
+		if (memchr(h, '@', (size_t)(end - h)))
+			return bad_entry(e, opt, s, "an origin has no user name");
+		en.ports = NSB_NET_PORTS_ONE;
+		en.port = scheme_port;
+	} else if (strstr(s, "://")) {
+		return bad_entry(e, opt, s, "only http:// and https:// origins are understood");
+	}
+	if (h < end && *h == '[') {
+		const char *close = memchr(h, ']', (size_t)(end - h));
+		if (!close)
+			return bad_entry(e, opt, s, "'[' without ']'");
+		if (close + 1 < end && close[1] != ':')
+			return bad_entry(e, opt, s, "text after ']'");
+		if (close + 1 < end)
+			port = close + 2;
+		hend = close;
+		h++;
+		if (!memchr(h, ':', (size_t)(hend - h)))
+			return bad_entry(e, opt, s, "brackets hold an IPv6 address");
+	} else {
+		const char *colon = memchr(h, ':', (size_t)(end - h));
+		/* Two colons or more: a bare IPv6 address, which has no port. */
+		if (colon && memchr(colon + 1, ':', (size_t)(end - colon - 1)))
+			colon = NULL;
+		hend = colon ? colon : end;
+		port = colon ? colon + 1 : NULL;
+	}
+	if (port && parse_port(port, (size_t)(end - port), &en) < 0)
+		return bad_entry(e, opt, s, "PORT is 1-65535 or '*'");
+	if (hend - h >= 2 && h[0] == '*' && h[1] == '.') {
+		en.wildcard = true;
+		h += 2;
+	}
+	if (memchr(h, '*', (size_t)(hend - h)))
+		return bad_entry(e, opt, s,
+				 "'*' only as the whole first label, as in *.example.test");
+	r = nsb_net_host_normalize(h, (size_t)(hend - h), en.host, &en.family, en.addr);
+	if (r < 0)
+		return bad_entry(e, opt, s, "not a host name or IP address");
+	if (en.wildcard && (en.family || !strchr(en.host, '.')))
+		return bad_entry(e, opt, s,
+				 "a wildcard needs a name of two labels or more after '*.'");
+	*ret = en;
+	return 0;
+}
+
+int nsb_net_range_parse(const char *opt, const char *s, struct nsb_net_range *ret,
+			struct nsb_error *e)
+{
+	struct nsb_net_range rg = {0};
+	char buf[64];
+	const char *slash = strchr(s, '/');
+	size_t n = slash ? (size_t)(slash - s) : strlen(s);
+	uint64_t prefix;
+
+	if (n == 0 || n >= sizeof(buf))
+		goto bad;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (inet_pton(AF_INET, buf, rg.addr) == 1)
+		rg.family = AF_INET;
+	else if (inet_pton(AF_INET6, buf, rg.addr) == 1)
+		rg.family = AF_INET6;
+	else
+		goto bad;
+	rg.prefix = rg.family == AF_INET ? 32 : 128;
+	if (slash) {
+		if (nsb_parse_uint(slash + 1, rg.prefix, &prefix) < 0)
+			goto bad;
+		rg.prefix = (unsigned)prefix;
+	}
+	/* The host bits are cleared: 10.1.2.3/8 is 10.0.0.0/8. */
+	for (unsigned bit = rg.prefix; bit < (rg.family == AF_INET ? 32u : 128u); bit++)
+		rg.addr[bit / 8] &= (uint8_t) ~(0x80u >> (bit % 8));
+	*ret = rg;
+	return 0;
+bad:
+	return nsb_cli_usage_err(
+		e, -EINVAL,
+		"write an address and a prefix length, e.g. 10.20.0.0/16 or fd12:3456::/48",
+		"%s '%s': not a CIDR range", opt, s);
+}
+
+void nsb_net_addr_format(int family, const uint8_t *addr, char *buf, size_t size)
+{
+	if (!inet_ntop(family, addr, buf, (socklen_t)size) && size)
+		buf[0] = '\0';
+}
+
+void nsb_net_entry_format(const struct nsb_net_entry *en, char *buf, size_t size)
+{
+	char port[8];
+	const char *ports = port;
+
+	if (en->ports == NSB_NET_PORTS_ANY)
+		ports = "*";
+	else if (en->ports == NSB_NET_PORTS_WEB)
+		ports = "80,443";
+	else
+		snprintf(port, sizeof(port), "%u", en->port);
+	(void)nsb_snprintf(buf, size, "%s%s%s%s:%s", en->wildcard ? "*." : "",
+			   en->family == AF_INET6 ? "[" : "", en->host,
+			   en->family == AF_INET6 ? "]" : "", ports);
+}
+
+void nsb_net_range_format(const struct nsb_net_range *r, char *buf, size_t size)
+{
+	char a[64];
+
+	nsb_net_addr_format(r->family, r->addr, a, sizeof(a));
+	(void)nsb_snprintf(buf, size, "%s/%u", a, r->prefix);
+}
+
+/* ---- decisions ---------------------------------------------------------------- */
+
+bool nsb_net_entry_matches(const struct nsb_net_entry *en, const char *host, uint16_t port)
+{
+	size_t hl = strlen(host), sl = strlen(en->host);
+
+	if ((en->ports == NSB_NET_PORTS_WEB && port != 80 && port != 443) ||
+	    (en->ports == NSB_NET_PORTS_ONE && port != en->port))
+		return false;
+	if (!en->wildcard)
+		return strcmp(host, en->host) == 0;
+	/* Subdomains only: "a.example.test" for "*.example.test", never
+	 * "example.test" itself nor "badexample.test". */
+	return hl > sl + 1 && host[hl - sl - 1] == '.' && strcmp(host + hl - sl, en->host) == 0;
+}
+
+int nsb_net_check_host(const struct nsb_net_policy *p, const char *host, uint16_t port,
+		       const char **ret_reason)
+{
+	for (size_t i = 0; i < p->n_deny; i++)
+		if (nsb_net_entry_matches(&p->deny[i], host, port)) {
+			*ret_reason = "in --deny-net";
+			return -EACCES;
+		}
+	for (size_t i = 0; i < p->n_allow; i++)
+		if (nsb_net_entry_matches(&p->allow[i], host, port))
+			return 0;
+	*ret_reason = "not in --allow-net";
+	return -EACCES;
+}
+
+/* Does ADDR/PREFIX hold a? (both of the same family, len bytes) */
+static bool in_prefix(const uint8_t *a, const uint8_t *net, unsigned prefix)
+{
+	unsigned full = prefix / 8, rest = prefix % 8;
+
+	if (memcmp(a, net, full) != 0)
+		return false;
+	return rest == 0 || ((a[full] ^ net[full]) & (uint8_t)(0xFF00u >> rest)) == 0;
+}
+
+/* An IPv4 address carried in IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96)
+ * is judged as the IPv4 address it reaches. */
+static int unwrap_v4(int family, const uint8_t **addr)
+{
+	static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+	static const uint8_t nat64[12] = {0, 0x64, 0xff, 0x9b};
+
+	if (family == AF_INET6 &&
+	    (memcmp(*addr, mapped, 12) == 0 || memcmp(*addr, nat64, 12) == 0)) {
+		*addr += 12;
+		return AF_INET;
+	}
+	return family;
+}
+
+bool nsb_net_addr_builtin_denied(int family, const uint8_t *addr)
+{
+	static const struct {
+		uint8_t net[4];
+		unsigned prefix;
+	} v4[] = {
+		{{0}, 8},	   /* "this network", the unspecified address */
+		{{10}, 8},	   /* private */
+		{{100, 64}, 10},   /* carrier-grade NAT */
+		{{127}, 8},	   /* loopback */
+		{{169, 254}, 16},  /* link-local, cloud metadata (169.254.169.254) */
+		{{172, 16}, 12},   /* private */
+		{{192, 0, 0}, 24}, /* IETF protocol assignments */
+		{{192, 168}, 16},  /* private */
+		{{198, 18}, 15},   /* benchmarking */
+		{{224}, 4},	   /* multicast */
+		{{240}, 4},	   /* reserved, broadcast */
+	};
+	static const struct {
+		uint8_t net[16];
+		unsigned prefix;
+	} v6[] = {
+		{{0}, 96},	    /* unspecified, loopback, IPv4-compatible */
+		{{0xfc}, 7},	    /* unique-local (fd00:ec2::254 among them) */
+		{{0xfe, 0x80}, 10}, /* link-local */
+		{{0xfe, 0xc0}, 10}, /* site-local (deprecated) */
+		{{0xff}, 8},	    /* multicast */
+	};
+
+	family = unwrap_v4(family, &addr);
+	if (family == AF_INET) {
+		for (size_t i = 0; i < ARRAY_SIZE(v4); i++)
+			if (in_prefix(addr, v4[i].net, v4[i].prefix))
+				return true;
+		return false;
+	}
+	if (family != AF_INET6)
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(v6); i++)
+		if (in_prefix(addr, v6[i].net, v6[i].prefix))
+			return true;
+	return false;
+}
+
+bool nsb_net_addr_allowed(const struct nsb_net_policy *p, int family, const uint8_t *addr,
+			  bool literal_allowed)
+{
+	if (!nsb_net_addr_builtin_denied(family, addr) || literal_allowed)
+		return true;
+	family = unwrap_v4(family, &addr);
+	for (size_t i = 0; i < p->n_ranges; i++)
+		if (p->ranges[i].family == family &&
+		    in_prefix(addr, p->ranges[i].addr, p->ranges[i].prefix))
+			return true;
+	return false;
+}
+
+bool nsb_net_proxy_env(size_t i, uint16_t port, char *name, char *value)
+{
+	static const char *const names[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+					    "http_proxy", "https_proxy", "all_proxy", "no_proxy"};
+
+	if (i >= ARRAY_SIZE(names))
+		return false;
+	snprintf(name, 16, "%s", names[i]);
+	if (i % 4 == 3)
+		snprintf(value, 48, "localhost,127.0.0.1");
+	else
+		snprintf(value, 48, "%s://127.0.0.1:%u", i % 4 == 2 ? "socks5h" : "http", port);
+	return true;
+}
+
+int nsb_net_policy_build(const struct nsb_config *c, uint16_t port, struct nsb_net_policy *p,
+			 struct nsb_error *e)
+{
+	int r = 0;
+
+	p->port = port;
+	for (size_t i = 0; r >= 0 && i < c->n_allow_net && i < NSB_MAX_NET_ENTRIES; i++)
+		r = nsb_net_entry_parse("--allow-net", c->allow_net[i], &p->allow[p->n_allow++], e);
+	for (size_t i = 0; r >= 0 && i < c->n_deny_net && i < NSB_MAX_NET_ENTRIES; i++)
+		r = nsb_net_entry_parse("--deny-net", c->deny_net[i], &p->deny[p->n_deny++], e);
+	for (size_t i = 0; r >= 0 && i < c->n_allow_net_range && i < NSB_MAX_NET_RANGES; i++)
+		r = nsb_net_range_parse("--allow-net-range", c->allow_net_range[i],
+					&p->ranges[p->n_ranges++], e);
+	return r;
+}
