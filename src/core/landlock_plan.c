@@ -86,6 +86,15 @@ int nsb_landlock_decide(const struct nsb_config *c, int abi, struct nsb_landlock
 			       abi, NSB_LL_ABI_NET);
 		return nsb_error_hint(e, "add --share-net to run with the host's network");
 	}
+	/* The proxy listens in the sandbox's own network namespace; without
+	 * one it would listen on the host's loopback, which Landlock's TCP
+	 * rules then refuse to the command anyway. */
+	if (c->net_proxy) {
+		nsb_error_setx(e, -EOPNOTSUPP, NSB_STAGE_LANDLOCK,
+			       "--isolation landlock: --allow-net needs a network namespace");
+		return nsb_error_hint(e, "use --isolation namespaces, or --share-net if the "
+					 "command may reach every address the host can");
+	}
 	r = check_mounts(c, e);
 	if (r < 0)
 		return r;

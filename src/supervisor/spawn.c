@@ -359,8 +359,9 @@ static int release_init(pid_t pid, int cgroup_fd, bool used_clone3, struct chann
 int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
 	      struct nsb_sandbox *sb, struct nsb_error *e)
 {
-	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1},
+	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1},
 			      {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	_Static_assert(sizeof(ch) == 9 * sizeof(ch.sync), "every pair starts closed");
 	/* No CLONE_NEWNET: init makes the network namespace on a thread,
 	 * beside the mounts (sandbox/net.h). */
 	bool landlock = plan->isolation == NSB_ISO_LANDLOCK;

@@ -341,7 +341,9 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 			}
 		if (pfd[9].revents)
 			read_final(v);
-		if (!v->reaped) {
+		/* Only when init may have changed state: its pidfd, or a
+		 * signal (SIGCHLD) where there is no pidfd. */
+		if (!v->reaped && (pfd[2].revents || pfd[0].revents || sb->pidfd < 0)) {
 			r = reap(v, e);
 			if (r < 0)
 				return r;

@@ -101,6 +101,13 @@ Test(landlock_plan, binds_elsewhere_tmpfs_and_overlays_need_a_mount_namespace)
 		(struct nsb_mount_arg){.kind = NSB_MOUNT_OVERLAY, .src = "repo", .src_len = 4};
 	cr_assert(eq(int, nsb_landlock_decide(&cfg, 6, &p, &e), -EOPNOTSUPP));
 	cr_expect(strstr(e.message, "--overlay repo") != NULL, "%s", e.message);
+	cfg.n_mounts = 0;
+
+	/* Nor is the egress proxy: it lives in the sandbox's network namespace. */
+	cfg.net_proxy = true;
+	cr_assert(eq(int, nsb_landlock_decide(&cfg, 6, &p, &e), -EOPNOTSUPP));
+	cr_expect(strstr(e.message, "--allow-net") != NULL, "%s", e.message);
+	cfg.net_proxy = false;
 }
 
 Test(landlock_plan, rights_per_plan_entry)
