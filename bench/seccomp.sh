@@ -40,5 +40,25 @@ for call in getppid fcntl; do
 		default "$nsbox" -- "$proj/sysloop" "$call" "$count" ::: \
 		strict "$nsbox" --seccomp strict -- "$proj/sysloop" "$call" "$count" >>"$csv"
 done
+
+# Real work: make -B of a small C project (issue 13's second target), with
+# the default profile (its refusals reported through user notification) and
+# the one-line profile, interleaved.
+cproj=$proj/cproj
+mkdir -p -- "$cproj"
+for i in 1 2 3 4 5 6; do
+	printf 'int f%d(int x) { return x * %d + 1; }\n' "$i" "$i" >"$cproj/f$i.c"
+done
+printf 'int f1(int);\nint main(void) { return f1(0) - 1; }\n' >"$cproj/main.c"
+# shellcheck disable=SC2016 # make's variables, not the shell's
+printf 'OBJS = main.o f1.o f2.o f3.o f4.o f5.o f6.o\nprog: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n' \
+	>"$cproj/Makefile"
+chmod -R a+rwX -- "$cproj"
+mruns=$runs
+[ "$smoke" = 1 ] || mruns=$((runs * 3))
+echo "make -B: $mruns rounds ..." >&2
+bench_py time --no-header --runs "$mruns" --warmup 1 --tag root --param make -- \
+	allow "$nsbox" --seccomp "$stage/allow.profile" --rw "$cproj" -- make -s -B -C "$cproj" ::: \
+	default "$nsbox" --rw "$cproj" -- make -s -B -C "$cproj" >>"$csv"
 bench_py table seccomp "$csv" >"$stage/table.md"
 bench_out "$stage/table.md"
