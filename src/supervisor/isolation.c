@@ -50,6 +50,11 @@ static int refuse_covers(const struct nsb_run *run, struct nsb_error *e)
 		"--isolation landlock: '%s' must be protected or masked, which needs a mount "
 		"namespace",
 		run->plan.covers[0].path);
+	/* With both switches given, what is left is nsbox's own cache
+	 * (cache_guard.h), which no switch lowers. */
+	if (run->cfg->no_protect && run->cfg->no_mask)
+		return nsb_error_hint(e, "it holds nsbox's cache, which no payload may write: bind "
+					 "a narrower directory");
 	return nsb_error_hint(e, "--no-protect and --no-mask lower the request; or bind a "
 				 "narrower directory");
 }

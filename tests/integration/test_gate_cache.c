@@ -155,3 +155,22 @@ NSB_ITEST(gate_cache, a_writable_bind_of_the_cache_itself_is_refused)
 	ITEST_ASSERT_EXIT(&r, 0);
 	itest_run_close(&r);
 }
+
+/* Without a mount namespace the cache cannot be covered: a Landlock run
+ * whose writable bind reaches it is refused, switches or not. */
+NSB_ITEST(gate_cache, a_landlock_run_cannot_guard_the_cache_and_is_refused)
+{
+	struct itest_run r;
+	(void)as_user;
+
+	make_home();
+	const struct itest_opts o = {.home = home};
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--isolation", "landlock", "--no-protect", "--no-mask", "--rw", "home",
+			     "--", "/bin/true"),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 125);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "landlock");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "nsbox's cache");
+	itest_run_close(&r);
+}
