@@ -197,7 +197,7 @@ Test(netpolicy, option_errors)
 Test(netpolicy, at_most_256_entries)
 {
 	static char *argv[2 + 2 * 257 + 1];
-	static char names[257][16];
+	static char names[257][24];
 	int argc = 0;
 
 	argv[argc++] = "nsbox";
