@@ -31,11 +31,11 @@ static struct nsb_config cfg;
 
 static int parse(const char *const *args, struct nsb_error *e)
 {
-	char *argv[32];
+	char *argv[64];
 	int argc = 0;
 
 	argv[argc++] = "nsbox";
-	for (; *args; args++)
+	for (; *args && argc < 63; args++)
 		argv[argc++] = (char *)*args;
 	argv[argc] = NULL;
 	return nsb_cli_parse(argc, argv, &cfg, e);
