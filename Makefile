@@ -19,10 +19,13 @@ BUILD      ?= build
 # come with `make deps-vm`, or on demand from `make check-vm` as root, so
 # that `make demo` stays light; .ci/run installs both.  ca-certificates is only
 # recommended by python3 and git, and the tests load Python's default CAs.
+# nodejs and node-undici: test_egress's Node fetch through the proxy (undici's
+# ProxyAgent; a NodeSource nodejs already installed is kept, its npm has one).
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
-	kmod git make gcc passwd util-linux ca-certificates apparmor
+	kmod git make gcc passwd util-linux ca-certificates apparmor \
+	nodejs node-undici
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl

@@ -10,6 +10,8 @@
 #include "supervisor/proxy.h"
 
 #define NSB_PROXY_RELAY_BUF (64u << 10)
+#define NSB_PROXY_PIPE_MAX \
+	(1 << 20) /* a bulk transfer's pipe: /proc/sys/fs/pipe-max-size's default */
 
 struct conn {
 	struct nsb_proxy *p;

@@ -211,6 +211,12 @@ static int open_upstream(struct conn *c, struct target *t, const char *raw_host)
 
 /* ---- relay ------------------------------------------------------------------------ */
 
+struct relay_pipe {
+	int fd[2];  /* -1: none (not made yet, or the buffer instead) */
+	int size;   /* its capacity */
+	bool tried; /* made (or failed to) */
+};
+
 /* Move n bytes from a pipe to a socket, waiting for room. */
 static bool splice_all(int from, int to, size_t n)
 {
@@ -229,26 +235,42 @@ static bool splice_all(int from, int to, size_t n)
 
 /*
  * One read's worth from fds[i] to fds[1 - i]: through a pipe with
- * splice(2) when there is one (the bytes never enter user space: on a
- * loaded machine the proxy's copy is what costs), else with a buffer.
- * Returns the bytes moved, 0 at EOF, -EAGAIN for nothing, -1 on error.
+ * splice(2) (the bytes never enter user space: on a loaded machine the
+ * proxy's copy is what costs), else with a buffer.  The pipe is made at
+ * the first read, and grows to NSB_PROXY_PIPE_MAX once a read fills it: a
+ * bulk transfer then takes a sixteenth of the calls and wakeups, while a
+ * short exchange keeps the default size (a user's pipe pages are bounded,
+ * pipe(7)).  Returns the bytes moved, 0 at EOF, -EAGAIN for nothing, -1
+ * on error.
  */
-static ssize_t move_once(const int fds[2], int i, int pipe_[2], char *buf)
+static ssize_t move_once(const int fds[2], int i, struct relay_pipe *rp, char *buf)
 {
 	ssize_t n;
 
-	if (pipe_[0] >= 0) {
-		n = splice(fds[i], NULL, pipe_[1], NULL, 1u << 20,
+	if (!rp->tried) {
+		rp->tried = true;
+		/* Best effort: without a pipe (no descriptors left), the buffer. */
+		if (pipe2(rp->fd, O_CLOEXEC | O_NONBLOCK) < 0)
+			rp->fd[0] = rp->fd[1] = -1;
+		else
+			rp->size = fcntl(rp->fd[0], F_GETPIPE_SZ); /* -1: never grown */
+	}
+	if (rp->fd[0] >= 0) {
+		n = splice(fds[i], NULL, rp->fd[1], NULL, NSB_PROXY_PIPE_MAX,
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-		if (n > 0)
-			return splice_all(pipe_[0], fds[1 - i], (size_t)n) ? n : -1;
-		if (n == 0 || errno == EAGAIN || errno == EINTR)
-			return n == 0 ? 0 : -EAGAIN;
+		if (n > 0 && !splice_all(rp->fd[0], fds[1 - i], (size_t)n))
+			return -1;
+		if (n > 0 && rp->size > 0 && n >= rp->size && rp->size < NSB_PROXY_PIPE_MAX) {
+			int sz = fcntl(rp->fd[0], F_SETPIPE_SZ, NSB_PROXY_PIPE_MAX);
+			rp->size = sz > 0 ? sz : NSB_PROXY_PIPE_MAX; /* refused: once */
+		}
+		if (n >= 0 || errno == EAGAIN || errno == EINTR)
+			return n >= 0 ? n : -EAGAIN;
 		if (errno != EINVAL)
 			return -1;
-		close(pipe_[0]); /* not spliceable: the buffer from here on */
-		close(pipe_[1]);
-		pipe_[0] = pipe_[1] = -1;
+		close(rp->fd[0]); /* not spliceable: the buffer from here on */
+		close(rp->fd[1]);
+		rp->fd[0] = rp->fd[1] = -1;
 	}
 	n = recv(fds[i], buf, NSB_PROXY_RELAY_BUF, 0);
 	if (n < 0)
@@ -262,15 +284,11 @@ static ssize_t move_once(const int fds[2], int i, int pipe_[2], char *buf)
 static void relay(struct conn *c, char *buf)
 {
 	int fds[2] = {c->client, c->up};
-	int pipes[2][2] = {{-1, -1}, {-1, -1}};
+	struct relay_pipe pipes[2] = {{.fd = {-1, -1}}, {.fd = {-1, -1}}};
 	bool open_[2] = {true, true}; /* reading from fds[i] still */
 	uint64_t moved[2] = {0, 0};   /* [0]: up (client -> upstream), [1]: down */
 
 	fcntl(c->client, F_SETFL, O_NONBLOCK);
-	/* Best effort: without pipes (no descriptors left), the buffer. */
-	for (int i = 0; i < 2; i++)
-		if (pipe2(pipes[i], O_CLOEXEC | O_NONBLOCK) < 0)
-			pipes[i][0] = pipes[i][1] = -1;
 	while (open_[0] || open_[1]) {
 		struct pollfd pfd[2] = {{.fd = open_[0] ? fds[0] : -1, .events = POLLIN},
 					{.fd = open_[1] ? fds[1] : -1, .events = POLLIN}};
@@ -282,7 +300,7 @@ static void relay(struct conn *c, char *buf)
 		for (int i = 0; i < 2; i++) {
 			if (!pfd[i].revents || !open_[i])
 				continue;
-			ssize_t n = move_once(fds, i, pipes[i], buf);
+			ssize_t n = move_once(fds, i, &pipes[i], buf);
 			if (n == -EAGAIN)
 				continue;
 			if (n == 0) {
@@ -300,8 +318,8 @@ static void relay(struct conn *c, char *buf)
 	}
 	for (int i = 0; i < 2; i++)
 		for (int k = 0; k < 2; k++)
-			if (pipes[i][k] >= 0)
-				close(pipes[i][k]);
+			if (pipes[i].fd[k] >= 0)
+				close(pipes[i].fd[k]);
 	nsb_proxy_entry_bytes(c, moved[0], moved[1]);
 }
 

@@ -776,3 +776,66 @@ NSB_ITEST(egress, pip_install_from_a_local_index_into_a_rw_target)
 	kill(srv, SIGTERM);
 	waitpid(srv, NULL, 0);
 }
+
+/* ---- Node's fetch ------------------------------------------------------------------------- */
+
+/*
+ * Node 20's fetch does not read HTTP_PROXY: the documented way is undici's
+ * ProxyAgent as the global dispatcher (Node's fetch is undici's and shares
+ * it).  undici comes from `require('undici')` (a project's or NODE_PATH's),
+ * else the copy npm ships beside node, else Debian's node-undici.  argv:
+ * URL, or "check" to only find the module.
+ */
+static const char node_script[] =
+	"const path = require('path');\n"
+	"const where = ['undici',\n"
+	"  path.join(path.dirname(process.execPath), '../lib/node_modules/npm/node_modules/undici'),\n"
+	"  '/usr/share/nodejs/undici'];\n"
+	"let u = null;\n"
+	"for (const w of where) { try { u = require(w); break; } catch (e) {} }\n"
+	"if (!u || !u.ProxyAgent || !u.setGlobalDispatcher) process.exit(3);\n"
+	"const url = process.argv[2];\n"
+	"if (url === 'check') process.exit(typeof fetch === 'function' ? 0 : 3);\n"
+	"const proxy = url.startsWith('https:') ? process.env.HTTPS_PROXY : process.env.HTTP_PROXY;\n"
+	"u.setGlobalDispatcher(new u.ProxyAgent(proxy));\n"
+	"fetch(url).then(async (r) => process.stdout.write(r.status + ' ' + (await r.text())))\n"
+	"  .catch((e) => { console.log('fetch failed: ' + (e.cause ? e.cause.message : e.message));\n"
+	"    process.exit(1); });\n";
+
+NSB_ITEST(egress, node_fetch_with_undicis_proxy_agent)
+{
+	struct itest_run r;
+	struct server s;
+
+	if (access("/usr/bin/node", X_OK) != 0)
+		cr_skip_test("/usr/bin/node is not installed");
+	itest_write(&itest_cur, "fetch.js", node_script);
+	if (run_tool((const char *const[]){"/usr/bin/node", itest_path(&itest_cur, "fetch.js"),
+					   "check", NULL}) != 0)
+		cr_skip_test("no undici for Node's fetch (npm's bundled copy or node-undici)");
+	map_names();
+	cr_assert(server_start(&s, 0, true));
+	ITEST_RUN(&r, "--allow-net", url("pkg.nsbox.test:%u", s.port), "--allow-net-range",
+		  "127.0.0.0/8", "--", "/usr/bin/node", "fetch.js",
+		  url("http://pkg.nsbox.test:%u/", s.port));
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, "200 " BODY);
+	cr_expect(eq(int, s.conns, 1));
+	/* ProxyAgent tunnels plain http:// too. */
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"protocol\":\"connect\",\"allowed\":true");
+	itest_run_close(&r);
+
+	/* Not listed: undici reports the refused CONNECT (it keeps the 403's
+	 * body to itself); the record says why. */
+	ITEST_RUN(&r, "--allow-net", url("other.nsbox.test:%u", s.port), "--allow-net-range",
+		  "127.0.0.0/8", "--", "/usr/bin/node", "fetch.js",
+		  url("http://pkg.nsbox.test:%u/", s.port));
+	ITEST_EXPECT_EXIT(&r, 1);
+	ITEST_EXPECT_CONTAINS(&r, r.out, "fetch failed");
+	cr_expect(eq(int, s.conns, 1), "the server was reached%s", itest_ctx(&r));
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"protocol\":\"connect\",\"allowed\":false");
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"reason\":\"not in --allow-net\"");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "violations"),
+			      "{\"kind\":\"net.denied\",\"count\":1}");
+	itest_run_close(&r);
+}
