@@ -10,6 +10,7 @@
  * the unprivileged user.
  */
 #include <dirent.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,4 +187,37 @@ NSB_ITEST(overlay_store, refuses_a_store_it_cannot_use)
 	cr_expect(eq(int, count_entries(itest_path(&itest_cur, "repo/sub")), 0));
 	cr_expect(eq(int, count_entries(itest_path(&itest_cur, "inproject")), 0));
 	cr_expect(eq(int, count_entries(itest_path(&itest_cur, "rwdir/sub")), 0));
+}
+
+/* A sparse file is committed sparse (its data extents only), on tmpfs and
+ * on disk alike: 64 MiB long, one byte of data, a few KiB of blocks. */
+NSB_ITEST(overlay_store, a_sparse_file_is_committed_sparse)
+{
+	struct itest_run r;
+	const char *store = make_store();
+	struct stat st;
+
+	for (int on_disk = 0; on_disk < 2; on_disk++) {
+		make_dir();
+		ITEST_RUN(&r, "--overlay", "repo", "--overlay-mode", "commit",
+			  on_disk ? "--overlay-store" : "--overlay-size", on_disk ? store : "8M",
+			  "--", "/bin/sh", "-c",
+			  "truncate -s 64M repo/sparse && printf x | dd of=repo/sparse bs=1"
+			  " seek=1048576 conv=notrunc status=none && echo ok=1");
+		ITEST_ASSERT_EXIT(&r, 0);
+		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "overlay"), "\"committed\":true");
+		cr_assert(eq(int, stat(itest_path(&itest_cur, "repo/sparse"), &st), 0));
+		cr_expect(eq(sz, (size_t)st.st_size, (size_t)64 << 20));
+		bool sparse = (uint64_t)st.st_blocks * 512 < (1u << 20);
+		cr_expect(sparse, "%lld blocks: not sparse", (long long)st.st_blocks);
+		char cmd[1024];
+		snprintf(cmd, sizeof(cmd),
+			 "test \"$(dd if=%s bs=1 skip=1048576 count=1 status=none)\" = x",
+			 itest_path(&itest_cur, "repo/sparse"));
+		cr_expect(eq(int, system(cmd), 0), "the data byte is lost");
+		itest_run_close(&r);
+		char rm[600];
+		snprintf(rm, sizeof(rm), "rm -rf %s", itest_path(&itest_cur, "repo"));
+		cr_assert(eq(int, system(rm), 0));
+	}
 }
