@@ -412,6 +412,11 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	{.name = "--overlay-size", .metavar = "SIZE", .set = nsb_cli_set_overlay_size},
 	{.name = "--overlay-mode", .metavar = "MODE", .set = nsb_cli_set_overlay_mode},
 	{.name = "--overlay-commit-always", .set = set_flag, FIELD(overlay_commit_always)},
+	{.name = "--overlay-store",
+	 .metavar = "PATH",
+	 .set = set_path,
+	 FIELD(overlay_store),
+	 .what = "invalid directory name"},
 	/* Environment and identity */
 	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
 	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},

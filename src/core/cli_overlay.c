@@ -15,10 +15,12 @@ int nsb_cli_check_overlays(struct nsb_config *c, struct nsb_error *e)
 				e, -E2BIG, "overlay a common parent directory instead",
 				"--overlay '%.*s': too many overlays (at most %d)",
 				(int)c->mounts[i].src_len, c->mounts[i].src, NSB_MAX_OVERLAYS);
-	if (!c->n_overlays && (c->overlay_size || c->overlay_mode || c->overlay_commit_always))
+	if (!c->n_overlays &&
+	    (c->overlay_size || c->overlay_mode || c->overlay_commit_always || c->overlay_store))
 		return nsb_cli_usage_err(
 			e, -EINVAL, "add --overlay DIR",
-			"--overlay-size, --overlay-mode and --overlay-commit-always need an --overlay");
+			"--overlay-size, --overlay-mode, --overlay-commit-always and "
+			"--overlay-store need an --overlay");
 	return 0;
 }
 

@@ -28,6 +28,7 @@ const char nsb_cli_usage[] =
 	"  --overlay-size SIZE   bound each overlay's upper layer (default 1G)\n"
 	"  --overlay-mode MODE   discard (default), commit (on exit 0) or export:PATH\n"
 	"  --overlay-commit-always  commit whatever the exit status\n"
+	"  --overlay-store PATH  upper layers on disk under PATH, not in memory\n"
 	"\n"
 	"Environment and identity:\n"
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"

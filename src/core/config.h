@@ -168,8 +168,9 @@ struct nsb_config {
 	size_t n_deny_net;
 	const char *allow_net_range[NSB_MAX_NET_RANGE_ARGS]; /* --allow-net-range CIDR */
 	size_t n_allow_net_range;
-	uint64_t proxy_port; /* --proxy-port; 0: the default */
-	bool net_proxy;	     /* any of the four: proxy mode */
+	uint64_t proxy_port;	   /* --proxy-port; 0: the default */
+	bool net_proxy;		   /* any of the four: proxy mode */
+	const char *overlay_store; /* --overlay-store PATH: upper layers on disk */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

@@ -52,7 +52,8 @@ void nsb_overlay_result_free(struct nsb_overlay_result *o)
 	list_free(&o->skipped);
 	free(o->error);
 	free(o->export_path);
-	o->error = o->export_path = NULL;
+	free(o->store);
+	o->error = o->export_path = o->store = NULL;
 }
 
 static void put_str(struct nsb_json *j, const char *key, const char *s)
@@ -124,6 +125,7 @@ void nsb_overlay_record_put(struct nsb_json *j, const struct nsb_overlay_result 
 		nsb_json_bool(j, o[i].committed);
 		put_str(j, "export", o[i].export_path);
 		put_str(j, "error", o[i].error);
+		put_str(j, "store", o[i].store);
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_array(j);

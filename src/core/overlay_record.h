@@ -44,6 +44,7 @@ struct nsb_overlay_result {
 	bool committed;	   /* commit: every change reached DIR */
 	char *export_path; /* owned; export: where the change set went, or NULL */
 	char *error;	   /* owned: why the change set is incomplete or not applied, or NULL */
+	char *store; /* owned; --overlay-store: the run's directory (removed after), or NULL */
 };
 
 /* Append one entry (path copied); past the bound only the count grows.

@@ -112,6 +112,13 @@ struct nsb_plan {
 	/* Proxy mode: the port init listens on (127.0.0.1, in the sandbox's
 	 * network namespace) for the supervisor's proxy; 0: no proxy. */
 	uint16_t proxy_port;
+	/* --overlay-store: set by the supervisor (supervisor/overlay_store.h),
+	 * the run's private directory where init puts the upper layers instead
+	 * of on tmpfs; NULL: tmpfs.  Not owned; init inherits overlay_store_fd,
+	 * the directory opened (init cannot reach it by path: its /tmp and
+	 * more are its own by then). */
+	const char *overlay_store;
+	int overlay_store_fd;
 };
 
 /*

@@ -205,8 +205,11 @@ static int exit_code_of(int status)
 static void init_attach(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
-	int keep[] = {a->sync_rd,  a->err_wr, a->status_wr,  a->stdout_wr, a->stderr_wr,
-		      a->stdin_rd, a->pty_wr, a->overlay_wr, a->net_wr};
+	int keep[] = {a->sync_rd,   a->err_wr,
+		      a->status_wr, a->stdout_wr,
+		      a->stderr_wr, a->stdin_rd,
+		      a->pty_wr,    a->overlay_wr,
+		      a->net_wr,    a->plan->overlay_store ? a->plan->overlay_store_fd : -1};
 	struct pollfd alive = {.fd = a->status_wr, .events = POLLOUT};
 	char go;
 	int r;
@@ -296,6 +299,9 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 	/* Every upper layer is with the supervisor (or the run failed). */
 	if (a->overlay_wr >= 0)
 		close(a->overlay_wr);
+	/* Nor may the payload find the store's directory among init's. */
+	if (p->overlay_store)
+		close(p->overlay_store_fd);
 	if (!p->share_net) {
 		/* Joined on every path: the job owns descriptors.  The mounts'
 		 * error, if any, is the one reported. */

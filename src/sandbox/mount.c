@@ -454,6 +454,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, int overlay_sock, struct nsb_er
 	struct mount_ctx c = {
 		.plan = plan, .mask_fd = -1, .root_fd = -1, .walk = {.root_fd = -1, .dir_fd = -1}};
 	c.overlay_sock = overlay_sock;
+	c.store_fd = -1;
 	int r;
 
 	c.prep = calloc(plan->n_ops ? plan->n_ops : 1, sizeof(*c.prep));
@@ -473,6 +474,8 @@ int nsb_mount_setup(const struct nsb_plan *plan, int overlay_sock, struct nsb_er
 	}
 
 	r = prepare(&c, e);
+	if (r >= 0)
+		r = mnt_open_store(&c, e);
 	if (r < 0)
 		goto out;
 
@@ -523,6 +526,7 @@ int nsb_mount_setup(const struct nsb_plan *plan, int overlay_sock, struct nsb_er
 	r = 0;
 out:
 	close_held(&c);
+	nsb_closep(&c.store_fd);
 	for (size_t i = 0; i < plan->n_ops; i++)
 		free(c.prep[i].link);
 	free(c.prep);

@@ -40,6 +40,7 @@ struct mount_ctx {
 	size_t n_defer;
 	size_t next_cover; /* the plan's first cover not yet mounted */
 	int overlay_sock;  /* the upper layers go to the supervisor here; -1: no overlay */
+	int store_fd;	   /* --overlay-store: the run's directory, cloned here; -1: none */
 };
 
 /* mount.c */
@@ -55,6 +56,10 @@ int mnt_new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned at
 
 /* mount_cover.c: the covers of bind op, attached from tree_fd. */
 int mnt_cover_bind(struct mount_ctx *c, size_t op, int tree_fd, struct nsb_error *e);
+
+/* mount_overlay.c: --overlay-store's directory into c->store_fd (-1 without),
+ * before anything covers its path. */
+int mnt_open_store(struct mount_ctx *c, struct nsb_error *e);
 
 /* mount_overlay.c: op's overlay, lower_fd its lower layer; a detached mount fd. */
 int mnt_make_overlay(struct mount_ctx *c, const struct nsb_mount_op *op, int lower_fd,

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mount.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/fdpass.h"
@@ -22,6 +24,61 @@
  * descriptor lives as long as the descriptor).  Mode 0700: the caller's uid
  * (init's, mapped) alone may enter it from the host's side.
  */
+/*
+ * --overlay-store: the upper layer is a directory of its own in the run's
+ * private directory on disk (the supervisor made it, 0700, opened it for
+ * init, and watches its size: supervisor/overlay_store.h).  Named by the
+ * op's index; opened beneath it with no symlink followed.  Returns the directory's fd, which goes to the supervisor as the
+ * tmpfs's would.
+ */
+static int store_dir(struct mount_ctx *c, const struct nsb_mount_op *op, struct nsb_error *e)
+{
+	struct open_how how = {.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+					  RESOLVE_NO_MAGICLINKS};
+	int s = c->store_fd;
+	char name[32];
+	int d;
+
+	snprintf(name, sizeof(name), "%zu", (size_t)(op - c->plan->ops));
+	if (mkdirat(s, name, 0700) < 0)
+		return mnt_mount_err(e, nsb_negerrno(), "create the upper layer for", op->dest);
+	d = (int)syscall(SYS_openat2, s, name, &how, sizeof(how));
+	if (d < 0)
+		return mnt_mount_err(e, nsb_negerrno(), "open the upper layer for", op->dest);
+	return d;
+}
+
+/*
+ * overlayfs takes a private clone of its upper layer's mount, which must be
+ * in init's mount namespace: the directory the supervisor made (and init
+ * inherited as overlay_store_fd) is on a mount of the host's.  So it is
+ * cloned here by path, while the host's tree is still in view (STAGING_DIR
+ * covers /tmp later), and must be that same directory: a path swapped in
+ * between is refused.
+ */
+int mnt_open_store(struct mount_ctx *c, struct nsb_error *e)
+{
+	const struct nsb_plan *p = c->plan;
+	struct stat want, got;
+
+	c->store_fd = -1;
+	if (!p->overlay_store || !p->n_overlays)
+		return 0;
+	c->store_fd = open_tree(AT_FDCWD, p->overlay_store, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (c->store_fd < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+				     "open the overlay store '%s'", p->overlay_store);
+	if (fstat(p->overlay_store_fd, &want) < 0 || fstat(c->store_fd, &got) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_MOUNT,
+				     "stat the overlay store '%s'", p->overlay_store);
+	if (want.st_dev != got.st_dev || want.st_ino != got.st_ino)
+		return nsb_error_set(e, -EXDEV, NSB_STAGE_MOUNT,
+				     "the overlay store '%s' was replaced during setup",
+				     p->overlay_store);
+	return 0;
+}
+
 static int make_upper(struct mount_ctx *c, const struct nsb_mount_op *op, int lower_fd,
 		      struct nsb_error *e)
 {
@@ -33,7 +90,10 @@ static int make_upper(struct mount_ctx *c, const struct nsb_mount_op *op, int lo
 	snprintf(size, sizeof(size), "%llu", (unsigned long long)c->plan->overlay_size);
 	snprintf(inodes, sizeof(inodes), "%llu", (unsigned long long)(c->plan->overlay_size >> 10));
 	const char *kv[] = {"size", size, "nr_inodes", inodes, "mode", "0700", NULL};
-	int t = mnt_new_fs(c, "tmpfs", kv, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest, e);
+	int t = c->plan->overlay_store
+			? store_dir(c, op, e)
+			: mnt_new_fs(c, "tmpfs", kv, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, op->dest,
+				     e);
 	int r;
 
 	if (t < 0)

@@ -14,6 +14,7 @@
 #include "supervisor/overlay.h"
 #include "supervisor/overlay_apply.h"
 #include "supervisor/overlay_export.h"
+#include "supervisor/overlay_store.h"
 #include "supervisor/overlay_walk.h"
 
 static const char *const mode_names[] = {
@@ -114,14 +115,22 @@ static void commit_one(struct nsb_overlay_result *r, int upper, int lower)
 
 /* One overlay: its upper layer's size and fullness, its change set, its fate. */
 static void finish_one(struct nsb_overlays *o, size_t i, const struct nsb_config *cfg,
-		       const struct nsb_mount_op *op, struct nsb_result *res)
+		       const struct nsb_mount_op *op, const char *plan_store,
+		       struct nsb_result *res)
 {
 	struct nsb_overlay_result *r = &o->res[i];
 	_cleanup_close_ int upper = -1, lower = -1;
 	struct nsb_error e = {0};
 	struct statfs sf;
 
-	if (fstatfs(o->upper[i], &sf) == 0) {
+	r->store = plan_store ? strdup(plan_store) : NULL;
+	if (plan_store) {
+		/* On disk: the layer's own blocks and inodes, as the watch counts
+		 * them (overlay_store.h); the filesystem's are everyone's. */
+		uint64_t n;
+		nsb_ovl_store_usage(o->upper[i], UINT64_MAX, UINT64_MAX, &r->upper_bytes, &n);
+		r->full = r->upper_bytes > r->size_limit || n > (r->size_limit >> 10);
+	} else if (fstatfs(o->upper[i], &sf) == 0) {
 		r->upper_bytes = (uint64_t)(sf.f_blocks - sf.f_bfree) * (uint64_t)sf.f_bsize;
 		/* ENOSPC inside: no block or no inode left at the end. */
 		r->full = sf.f_bavail == 0 || (sf.f_files && sf.f_ffree == 0);
@@ -195,7 +204,7 @@ void nsb_overlays_finish(struct nsb_overlays *o, const struct nsb_config *cfg,
 			.mode = mode_names[cfg->overlay_mode],
 			.size_limit = plan->overlay_size,
 		};
-		finish_one(o, k, cfg, op, res);
+		finish_one(o, k, cfg, op, plan->overlay_store, res);
 		o->n = ++k;
 	}
 	record_full(o, res);

@@ -103,11 +103,63 @@ static int remove_entry(int parent, const char *name, unsigned depth)
 	return unlinkat(parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT ? nsb_negerrno() : 0;
 }
 
+/* [from, to) of in to the same offsets of out. */
+static int copy_range(int out, int in, off_t from, off_t to)
+{
+	if (lseek(out, from, SEEK_SET) < 0)
+		return nsb_negerrno();
+	while (from < to) {
+		ssize_t n = sendfile(out, in, &from, (size_t)(to - from));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return nsb_negerrno();
+		if (n == 0)
+			return -EIO; /* the file shrank under us */
+	}
+	return 0;
+}
+
+/*
+ * A sparse file stays sparse: only its data extents are copied (SEEK_DATA,
+ * SEEK_HOLE), the holes left as holes, the size set at the end.  1: the
+ * filesystem cannot say (copy it whole).
+ */
+static int copy_sparse(int out, int in)
+{
+	struct stat st;
+	off_t data = 0, hole;
+	int r;
+
+	if (fstat(in, &st) < 0)
+		return nsb_negerrno();
+	for (;;) {
+		data = lseek(in, data, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break; /* no data past here */
+		if (data < 0)
+			return errno == EINVAL || errno == EOPNOTSUPP ? 1 : nsb_negerrno();
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0)
+			return nsb_negerrno();
+		r = copy_range(out, in, data, hole);
+		if (r < 0)
+			return r;
+		data = hole;
+	}
+	return ftruncate(out, st.st_size) < 0 ? nsb_negerrno() : 0;
+}
+
 static int copy_fd(int out, int in)
 {
 	char buf[65536];
 	off_t off = 0;
+	int r = copy_sparse(out, in);
 
+	if (r <= 0)
+		return r;
+	if (lseek(out, 0, SEEK_SET) < 0 || ftruncate(out, 0) < 0)
+		return nsb_negerrno();
 	for (;;) {
 		ssize_t n = sendfile(out, in, &off, 1 << 30);
 		if (n < 0 && errno == EINTR)

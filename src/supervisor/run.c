@@ -498,6 +498,7 @@ static void spawn_and_supervise(struct nsb_run *run)
 								      : NULL,
 		.kill_ud = &run->cg,
 		.notify = run->bpf.notify ? &run->notify : NULL,
+		.watch = run->ovl_store ? &run->ovl_store->watch : NULL,
 	};
 	int r = nsb_supervise(&run->sb, &so, res, &run->cap_out, &run->cap_err, &e);
 	/* Nothing of the command runs any more: its change sets are final. */
@@ -557,7 +558,7 @@ void nsb_run_execute(struct nsb_run *run)
 		nsb_run_fail(run, &e);
 		return;
 	}
-	if (create_cgroup(run, &e) < 0) {
+	if (nsb_ovl_store_new(run, &e) < 0 || create_cgroup(run, &e) < 0) {
 		nsb_run_fail(run, &e);
 		return;
 	}
@@ -579,6 +580,7 @@ void nsb_run_destroy(struct nsb_run *run)
 		free(run->overlays);
 		run->overlays = NULL;
 	}
+	nsb_ovl_store_free(&run->ovl_store);
 	nsb_plan_free(&run->plan);
 	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "supervisor/overlay_store.h"
 #include "supervisor/cgroup.h"
 #include "core/config.h"
 #include "gate/front.h"
@@ -63,6 +64,8 @@ struct nsb_run {
 	 * while the sandbox runs.  NULL otherwise. */
 	struct nsb_net_policy *net_policy;
 	struct nsb_proxy *proxy;
+	/* --overlay-store only: the run's directory for the upper layers. */
+	struct nsb_ovl_store *ovl_store;
 };
 
 /*

@@ -40,6 +40,7 @@ struct sv {
 	int master; /* the pty master (also st[0].fd until EOF), -1 */
 	int sfd;    /* signalfd */
 	int tfd;    /* the timeout's timerfd, -1 without --timeout */
+	int wfd;    /* the watch's timerfd (periodic), -1 without a watch */
 
 	struct nsb_error child_err; /* the sandbox's setup error, as read so far */
 	size_t got;		    /* bytes of child_err read */
@@ -282,7 +283,31 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
 					     "arm the timeout");
 	}
+	if (v->o->watch) {
+		struct itimerspec its = {0};
+		its.it_value.tv_sec = its.it_interval.tv_sec = (time_t)(v->o->watch->ms / 1000);
+		its.it_value.tv_nsec = its.it_interval.tv_nsec =
+			(long)(v->o->watch->ms % 1000) * 1000000;
+		v->wfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (v->wfd < 0 || timerfd_settime(v->wfd, 0, &its, NULL) < 0)
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
+					     "arm the overlay store's watch");
+	}
 	return 0;
+}
+
+/* --overlay-store's bound: past it, the run ends at once (the record says
+ * disk.full, from the same look). */
+static void on_watch(struct sv *v)
+{
+	uint64_t ticks;
+
+	if (read(v->wfd, &ticks, sizeof(ticks)) != sizeof(ticks) || v->reaped || v->killed)
+		return;
+	if (v->o->watch->fn(v->o->watch->ud) > 0) {
+		v->killed = true;
+		kill_all(v);
+	}
 }
 
 /* Until init is reaped and both output streams are drained. */
@@ -294,7 +319,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 	while (!v->reaped || v->st[0].fd >= 0 || v->st[1].fd >= 0 || sb->pty_sock >= 0) {
 		struct nsb_inpump *in = &v->in;
 		struct nsb_notify *nt = v->o->notify;
-		struct pollfd pfd[11] = {
+		struct pollfd pfd[12] = {
 			{.fd = v->sfd, .events = POLLIN},
 			{.fd = v->err_open ? sb->err_rd : -1, .events = POLLIN},
 			{.fd = v->reaped ? -1 : sb->pidfd, .events = POLLIN},
@@ -307,6 +332,7 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 			{.fd = in->len > 0 || in->wait_room ? in->dst : -1, .events = POLLOUT},
 			{.fd = v->final || v->status_eof ? -1 : sb->status_rd, .events = POLLIN},
 			{.fd = nt ? nt->fd : -1, .events = POLLIN},
+			{.fd = v->reaped ? -1 : v->wfd, .events = POLLIN},
 		};
 
 		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
@@ -333,6 +359,8 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 		on_stdin(v, pfd[7].revents, pfd[8].revents);
 		if (pfd[3].revents)
 			on_timer(v);
+		if (pfd[11].revents)
+			on_watch(v);
 		for (int i = 0; i < 2; i++)
 			if (pfd[4 + i].revents && v->st[i].fd >= 0) {
 				r = on_output(v, &v->st[i], e);
@@ -431,7 +459,8 @@ static void sv_init(struct sv *v, struct nsb_sandbox *sb, const struct nsb_super
 {
 	const struct nsb_stdio *io = o->stdio;
 
-	*v = (struct sv){.sb = sb, .o = o, .master = -1, .sfd = -1, .tfd = -1, .err_open = true};
+	*v = (struct sv){
+		.sb = sb, .o = o, .master = -1, .sfd = -1, .tfd = -1, .wfd = -1, .err_open = true};
 	v->tty.fd = -1;
 	v->st[0] =
 		(struct nsb_outpump){.fd = sb->stdout_rd, .dest = 1, .name = "stdout", .cap = out};
@@ -458,6 +487,7 @@ static int sv_abort(struct sv *v, int r)
 	nsb_closep(&v->in.dst);
 	nsb_closep(&v->sfd);
 	nsb_closep(&v->tfd);
+	nsb_closep(&v->wfd);
 	free(v->buf);
 	return r;
 }
@@ -484,6 +514,7 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	nsb_tty_restore(&v.tty);
 	nsb_closep(&v.sfd);
 	nsb_closep(&v.tfd);
+	nsb_closep(&v.wfd);
 	free(v.buf);
 
 	if (v.got == sizeof(v.child_err)) {

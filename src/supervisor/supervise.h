@@ -15,6 +15,13 @@
 #include "core/result.h"
 #include "supervisor/spawn.h"
 
+/* A periodic look at the run: fn's return > 0 kills the run at once. */
+struct nsb_watch {
+	int (*fn)(void *ud);
+	void *ud;
+	uint64_t ms;
+};
+
 struct nsb_supervise_opts {
 	uint64_t timeout_ms;	/* 0: none */
 	uint64_t kill_after_ms; /* grace between SIGTERM and SIGKILL */
@@ -29,6 +36,9 @@ struct nsb_supervise_opts {
 	/* The seccomp listener's state (notify.h): the listener arrives over
 	 * pty_sock after the pty master, and is served here.  NULL: none. */
 	struct nsb_notify *notify;
+	/* A look every ms while the command runs (--overlay-store's size
+	 * bound); NULL: none. */
+	const struct nsb_watch *watch;
 };
 
 /* Signals the supervisor forwards; main blocks them (and SIGCHLD) before

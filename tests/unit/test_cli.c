@@ -1281,6 +1281,7 @@ static const char usage_before_the_table[] =
 	"  --overlay-size SIZE   bound each overlay's upper layer (default 1G)\n"
 	"  --overlay-mode MODE   discard (default), commit (on exit 0) or export:PATH\n"
 	"  --overlay-commit-always  commit whatever the exit status\n"
+	"  --overlay-store PATH  upper layers on disk under PATH, not in memory\n"
 	"\n"
 	"Environment and identity:\n"
 	"  --env NAME[=VALUE]    pass NAME (the caller's value, or VALUE) inside\n"
@@ -1369,7 +1370,7 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 50));
+	cr_expect(eq(sz, rows, 51));
 }
 
 /* ---- --isolation ------------------------------------------------------------ */

@@ -64,9 +64,9 @@ Test(overlay_cli, usage_errors)
 	struct nsb_error e = {0};
 
 	cr_expect(eq(int, PARSE(&e, "--overlay-mode", "commit", "true"), -EINVAL));
-	cr_expect(
-		eq(str, e.message,
-		   "--overlay-size, --overlay-mode and --overlay-commit-always need an --overlay"));
+	cr_expect(eq(
+		str, e.message,
+		"--overlay-size, --overlay-mode, --overlay-commit-always and --overlay-store need an --overlay"));
 	cr_expect(eq(int, PARSE(&e, "--overlay", "a", "--overlay-mode", "keep", "true"), -EINVAL));
 	cr_expect(eq(str, e.message, "--overlay-mode 'keep': invalid mode"));
 	cr_expect(
