@@ -656,12 +656,17 @@ def summary(d):
                     ratio(per["nsbox"][0], per["bwrap"][0]), "≥ 1, no failure", "{:.0f}")
     if os.path.exists(f"{d}/seccomp.csv"):
         for (call,), rs in groups(load(f"{d}/seccomp.csv"), "param").items():
-            by = {k[0]: med([float(r["metric"]) for r in v])
+            # make: a whole build's wall time (issue 13: ≤ 1.01), not ns per call
+            key = "wall_ms" if call == "make" else "metric"
+            by = {k[0]: med([float(r[key]) for r in v])
                   for k, v in groups(rs, "launcher").items()}
             for prof in ("default", "strict"):
                 if prof in by and "allow" in by:
-                    row(f"ns per {call}, {prof} profile", by[prof], "allow", by["allow"],
-                        ratio(by[prof], by["allow"], "{:.3f}"), "≤ 1.02", "{:.1f}")
+                    what = (f"ms per make -B, {prof} profile" if call == "make"
+                            else f"ns per {call}, {prof} profile")
+                    row(what, by[prof], "allow", by["allow"],
+                        ratio(by[prof], by["allow"], "{:.3f}"),
+                        "≤ 1.01" if call == "make" else "≤ 1.02", "{:.1f}")
     if os.path.exists(f"{d}/pump.csv"):
         by = {}
         for r in load(f"{d}/pump.csv"):

@@ -220,7 +220,8 @@ int nsb_socks5_request(const uint8_t *buf, size_t len, char host[NSB_NET_HOST_MA
 		break;
 	case 3:
 		alen = buf[4];
-		if (alen == 0)
+		/* A DNS name is at most NSB_NET_HOST_MAX bytes; the byte allows 255. */
+		if (alen == 0 || alen > NSB_NET_HOST_MAX)
 			return -EINVAL;
 		need = 5 + alen + 2;
 		break;

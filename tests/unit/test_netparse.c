@@ -125,6 +125,19 @@ Test(netparse, socks5)
 	cr_expect(eq(int, atyp, 1));
 	cr_expect(eq(int, nsb_socks5_request(bind_, sizeof(bind_), host, &atyp, &port, &used),
 		     -EOPNOTSUPP));
+
+	/* The name's length is one byte: up to 255, past the longest DNS name
+	 * (and past host[]).  The fuzzer found a 255-byte one overflowing it. */
+	uint8_t big[5 + 255 + 2];
+	memset(big, 'a', sizeof(big));
+	big[0] = 5, big[1] = 1, big[2] = 0, big[3] = 3;
+	for (unsigned n = NSB_NET_HOST_MAX; n <= 255; n++) {
+		big[4] = (uint8_t)n;
+		big[5 + n] = 1, big[5 + n + 1] = 187; /* port 443 */
+		int r = nsb_socks5_request(big, 5 + n + 2, host, &atyp, &port, &used);
+		cr_expect(eq(int, r, n <= NSB_NET_HOST_MAX ? 0 : -EINVAL), "name of %u bytes", n);
+		big[5 + n] = big[5 + n + 1] = 'a';
+	}
 }
 
 /* A ClientHello with the extensions given (type, then body). */
