@@ -186,7 +186,10 @@ static void fuzz_walk(const uint8_t *d, size_t n)
 			}
 			break;
 		case 1: {
-			int fd = openat(cur, name, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			/* O_NONBLOCK: the name may be a fifo made before, which
+			 * would wait for a reader for ever (ENXIO instead). */
+			int fd = openat(cur, name,
+					O_CREAT | O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
 					0600 | (n ? (*d & 0177) : 0));
 			if (fd >= 0) {
 				if (write(fd, name, strlen(name)) < 0)
