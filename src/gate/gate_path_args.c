@@ -152,21 +152,47 @@ static int check_colon_list(struct nsb_path_arg *a, const char *v)
 	}
 }
 
+static bool alnum(char ch)
+{
+	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
+}
+
+/*
+ * "scheme://..." with a scheme other than file names a resource on some host
+ * (curl http://example.test/x), not a file: as a relative path its first
+ * component would be a directory called "scheme:", and where none exists the
+ * kernel cannot resolve it.  Where one does exist, the value is judged as a
+ * path like any other.
+ */
+static bool remote_url(struct nsb_path_arg *a, const char *v)
+{
+	char first[NAME_MAX + 1];
+	size_t n = 0;
+
+	if (!((v[0] | 0x20) >= 'a' && (v[0] | 0x20) <= 'z'))
+		return false;
+	while (v[n] && v[n] != ':') {
+		char ch = v[n];
+		if (!(alnum(ch) || ch == '+' || ch == '-' || ch == '.') || ++n >= sizeof(first) - 1)
+			return false;
+	}
+	if (strncmp(v + n, "://", 3) != 0 || (n == 4 && strncasecmp(v, "file", 4) == 0))
+		return false;
+	memcpy(first, v, n + 1);
+	first[n + 1] = '\0';
+	return !nsb_gate_path_exists(a, first);
+}
+
 /* A value that may name files: itself, @FILE, a ':' list, file: URLs. */
 static int check_value(struct nsb_path_arg *a, const char *v)
 {
 	if (v[0] == '@' && v[1] && nsb_gate_path_try(a, v + 1))
 		return 1;
-	if (nsb_gate_path_try(a, v))
+	if (!remote_url(a, v) && nsb_gate_path_try(a, v))
 		return 1;
 	if (strchr(v, ':') && check_colon_list(a, v))
 		return 1;
 	return check_file_urls(a, v);
-}
-
-static bool alnum(char ch)
-{
-	return (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z');
 }
 
 static bool leads_path(const char *v)

@@ -63,6 +63,8 @@ static const struct fake_ent fake[] = {
 	FAKE_FILE("/usr/bin/sqlite3"),
 	FAKE_FILE("/usr/bin/envsubst"),
 	FAKE_DIR("/tmp"),
+	FAKE_DIR("/ftp:"),
+	FAKE_DIR("/ftp:/x"),
 };
 
 static const char *const fake_path[] = {"/usr/bin", NULL};
@@ -75,9 +77,10 @@ static const char *const view[] = {"/usr",	     "/bin",  "/lib64", "/etc/passwd"
 				   "/etc/ssl/certs", "/proc", "/dev",	"/tmp",	       PROJ};
 
 enum {
-	F_STRICT = 1 << 0,  /* metachar strict */
-	F_OFF = 1 << 1,	    /* allow-metachar */
-	F_NO_VIEW = 1 << 2, /* the view unknown */
+	F_STRICT = 1 << 0,   /* metachar strict */
+	F_OFF = 1 << 1,	     /* allow-metachar */
+	F_NO_VIEW = 1 << 2,  /* the view unknown */
+	F_CWD_ROOT = 1 << 3, /* the working directory is /, outside every root (--no-project) */
 };
 
 struct pcase {
@@ -280,6 +283,15 @@ static const struct pcase cases[] = {
 	NO("strict_brace", A("echo", "${HOME}"), META, 1, F_STRICT),
 	/* allow-metachar: off */
 	OK("off_pipe", A("echo", "|", "2>&1", "$(id)"), F_OFF),
+	/* URLs name hosts, not files, wherever the command runs */
+	OK("url_cwd_outside", A("curl", "http://example.test/x"), F_CWD_ROOT),
+	OK("url_eq_cwd_outside", A("curl", "--url=https://example.test/a/b"), F_CWD_ROOT),
+	OK("url_dots_cwd_outside", A("curl", "https://example.test/../../etc/passwd"), F_CWD_ROOT),
+	NO("file_url_cwd_outside", A("curl", "file:///etc/passwd"), OUT, 1, F_CWD_ROOT),
+	/* ... unless a directory "scheme:" is there to resolve it through */
+	NO("url_scheme_dir", A("cat", "ftp://x/../../etc/passwd"), OUT, 1, F_CWD_ROOT),
+	NO("url_scheme_dir_in", A("cat", "ftp://x/y"), OUT, 1, F_CWD_ROOT),
+	NO("url_bad_scheme", A("cat", "h_p://x/y"), OUT, 1, F_CWD_ROOT),
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -324,7 +336,7 @@ static void run_case(const struct pcase *t, struct nsb_gate_verdict *v)
 		.argv = argv,
 		.argc = argc,
 		.cmd_real_base = real_base,
-		.cwd = PROJ,
+		.cwd = (t->flags & F_CWD_ROOT) ? "/" : PROJ,
 		.home = "/home/u",
 		.roots = roots,
 		.n_roots = 1,
