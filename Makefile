@@ -22,13 +22,14 @@ BUILD      ?= build
 # nodejs and node-undici: test_egress's Node fetch through the proxy (undici's
 # ProxyAgent; a NodeSource nodejs already installed is kept, its npm has one).
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
+	libidn2-dev libunistring-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
 	nodejs node-undici
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
-PKGS := libcap-ng libseccomp libmnl
+PKGS := libcap-ng libseccomp libmnl libidn2
 
 # pkg-config runs when a recipe first needs its answer, once, never while the
 # Makefile is read: on a fresh machine `make demo` reads this file before
@@ -39,12 +40,14 @@ PKG_CFLAGS = $(call lazy_pkg,PKG_CFLAGS,--cflags $(PKGS))
 # Debian's .a files, so the dynamic loader maps and relocates two objects
 # less per launch (12 syscalls, 11 page faults and 7% of the supervisor's
 # instructions for nsbox -- /bin/true) and the binary needs neither library
-# where it is copied.  libmnl ships no .a; glibc stays shared.  STATIC=0
-# links all three shared (remove build/nsbox when switching).
+# where it is copied.  libidn2 (UTS #46 for internationalised --allow-net
+# names, with libunistring) is linked in the same way: its pages are read
+# only when a name is not ASCII.  libmnl ships no .a; glibc stays shared.
+# STATIC=0 links them all shared (remove build/nsbox when switching).
 STATIC ?= 1
 ifeq ($(STATIC),1)
-PKG_STATIC := libcap-ng libseccomp
-PKG_LIBS = -Wl,-Bstatic $(call lazy_pkg,PKG_LIBS_A,--libs $(PKG_STATIC)) -Wl,-Bdynamic \
+PKG_STATIC := libcap-ng libseccomp libidn2
+PKG_LIBS = -Wl,-Bstatic $(call lazy_pkg,PKG_LIBS_A,--static --libs $(PKG_STATIC)) -Wl,-Bdynamic \
 	$(call lazy_pkg,PKG_LIBS_SO,--libs $(filter-out $(PKG_STATIC),$(PKGS)))
 else
 PKG_LIBS = $(call lazy_pkg,PKG_LIBS,--libs $(PKGS))

@@ -2,6 +2,7 @@
 /* The egress policy: entries, normalisation, per-connection decisions.  Pure (supervisor). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <idn2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -11,190 +12,58 @@
 #include "core/config.h"
 #include "core/netpolicy.h"
 
-/* ---- punycode (RFC 3492) ---------------------------------------------------- */
-
-enum {
-	PC_BASE = 36,
-	PC_TMIN = 1,
-	PC_TMAX = 26,
-	PC_SKEW = 38,
-	PC_DAMP = 700
-};
-
-static uint32_t pc_adapt(uint32_t delta, uint32_t points, bool first)
-{
-	uint32_t k = 0;
-
-	delta = first ? delta / PC_DAMP : delta / 2;
-	delta += delta / points;
-	while (delta > ((PC_BASE - PC_TMIN) * PC_TMAX) / 2) {
-		delta /= PC_BASE - PC_TMIN;
-		k += PC_BASE;
-	}
-	return k + (PC_BASE - PC_TMIN + 1) * delta / (delta + PC_SKEW);
-}
-
-static char pc_digit(uint32_t d)
-{
-	return (char)(d < 26 ? 'a' + d : '0' + d - 26);
-}
-
-int nsb_net_punycode(const uint32_t *cp, size_t n, char *buf, size_t size)
-{
-	uint32_t next = 128, delta = 0, bias = 72, h, b = 0;
-	size_t o = 0;
-
-#define PUT(ch)                         \
-	do {                            \
-		if (o + 1 >= size)      \
-			return -EINVAL; \
-		buf[o++] = (ch);        \
-	} while (0)
-	PUT('x');
-	PUT('n');
-	PUT('-');
-	PUT('-');
-	for (size_t i = 0; i < n; i++) {
-		if (cp[i] > 0x10FFFF)
-			return -EINVAL;
-		if (cp[i] < 128) {
-			PUT((char)cp[i]);
-			b++;
-		}
-	}
-	if (b > 0)
-		PUT('-');
-	for (h = b; h < n;) {
-		uint32_t m = UINT32_MAX;
-		for (size_t i = 0; i < n; i++)
-			if (cp[i] >= next && cp[i] < m)
-				m = cp[i];
-		/* n is bounded by the label's 63 bytes: no overflow below. */
-		delta += (m - next) * (h + 1);
-		next = m;
-		for (size_t i = 0; i < n; i++) {
-			if (cp[i] < next)
-				delta++;
-			if (cp[i] != next)
-				continue;
-			uint32_t q = delta;
-			for (uint32_t k = PC_BASE;; k += PC_BASE) {
-				uint32_t t = k <= bias		   ? PC_TMIN
-					     : k >= bias + PC_TMAX ? PC_TMAX
-								   : k - bias;
-				if (q < t)
-					break;
-				PUT(pc_digit(t + (q - t) % (PC_BASE - t)));
-				q = (q - t) / (PC_BASE - t);
-			}
-			PUT(pc_digit(q));
-			bias = pc_adapt(delta, h + 1, h == b);
-			delta = 0;
-			h++;
-		}
-		delta++;
-		next++;
-	}
-#undef PUT
-	buf[o] = '\0';
-	return (int)o;
-}
-
 /* ---- host names ------------------------------------------------------------- */
-
-/* One UTF-8 sequence at s (len bytes left): its code point and length, or 0. */
-static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *ret)
-{
-	uint32_t c;
-	size_t n;
-
-	if (s[0] < 0x80) {
-		*ret = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xE0) == 0xC0)
-		n = 2, c = s[0] & 0x1F;
-	else if ((s[0] & 0xF0) == 0xE0)
-		n = 3, c = s[0] & 0x0F;
-	else if ((s[0] & 0xF8) == 0xF0)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	/* Overlong forms, surrogates and beyond U+10FFFF are not text. */
-	if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
-		return 0;
-	*ret = c;
-	return n;
-}
-
-/* The case mapping nsbox does itself: ASCII, and Latin-1's capitals (the
- * common case of a typed name); the rest of IDNA's mapping is not done. */
-static uint32_t fold(uint32_t c)
-{
-	if ((c >= 'A' && c <= 'Z') || (c >= 0xC0 && c <= 0xDE && c != 0xD7))
-		return c + 0x20;
-	return c;
-}
 
 static bool ldh(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
 }
 
-/* One label (len bytes of UTF-8) appended to out at *o as its A-label. */
+/* One ASCII label appended to out at *o, in small letters. */
 static int put_label(const char *s, size_t len, char *out, size_t *o)
 {
-	uint32_t cp[64];
-	size_t n = 0, i = 0;
-	bool ascii = true;
-	char lab[64];
-	int r;
-
-	if (len == 0 || len > 252)
+	if (len == 0 || len > 63 || s[0] == '-' || s[len - 1] == '-')
 		return -EINVAL;
-	while (i < len) {
-		uint32_t c;
-		size_t k = utf8_decode((const unsigned char *)s + i, len - i, &c);
-		if (k == 0 || n >= ARRAY_SIZE(cp))
+	if (*o + len + 1 > NSB_NET_HOST_MAX + 1)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		char ch = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 0x20 : s[i]);
+		if (!ldh(ch))
 			return -EINVAL;
-		cp[n++] = fold(c);
-		ascii = ascii && c < 0x80;
-		i += k;
+		out[(*o)++] = ch;
 	}
-	if (ascii) {
-		if (n > 63)
-			return -EINVAL;
-		for (i = 0; i < n; i++)
-			lab[i] = (char)cp[i];
-		lab[n] = '\0';
-	} else {
-		/* A label that is only punctuation or space is not a name. */
-		for (i = 0; i < n; i++)
-			if (cp[i] < 0x80 && !ldh((char)cp[i]))
-				return -EINVAL;
-		r = nsb_net_punycode(cp, n, lab, sizeof(lab));
-		if (r < 0)
-			return r;
-		n = (size_t)r;
-	}
-	for (i = 0; i < n; i++)
-		if (!ldh(lab[i]))
-			return -EINVAL;
-	if (lab[0] == '-' || lab[n - 1] == '-')
-		return -EINVAL;
-	if (*o + n + 1 > NSB_NET_HOST_MAX + 1)
-		return -EINVAL;
-	memcpy(out + *o, lab, n);
-	*o += n;
 	out[*o] = '\0';
+	return 0;
+}
+
+/*
+ * A name with any byte past ASCII goes through UTS #46 (libidn2's
+ * non-transitional processing, what current browsers do): case folding,
+ * NFC, the width and dot variants ("ＢÜCHER。example"), then Punycode per
+ * label.  Whatever it refuses (IDNA2008's disallowed code points, invalid
+ * UTF-8, bidi and joiner rules) is not a name.  tmp is rewritten in place.
+ */
+static int to_a_labels(char *tmp, size_t size)
+{
+	char *out = NULL;
+	size_t n;
+
+	for (n = 0; tmp[n] && !((unsigned char)tmp[n] & 0x80); n++)
+		;
+	if (!tmp[n])
+		return 0;
+	if (idn2_to_ascii_8z(tmp, &out, IDN2_NONTRANSITIONAL) != IDN2_OK)
+		return -EINVAL;
+	n = strlen(out);
+	if (n > 0 && out[n - 1] == '.')
+		n--; /* a trailing ideographic full stop */
+	if (n == 0 || n >= size) {
+		idn2_free(out);
+		return -EINVAL;
+	}
+	memcpy(tmp, out, n);
+	tmp[n] = '\0';
+	idn2_free(out);
 	return 0;
 }
 
@@ -229,6 +98,8 @@ int nsb_net_host_normalize(const char *host, size_t len, char *buf, int *ret_fam
 		memcpy(ret_addr, addr, 16);
 		return 0;
 	}
+	if (to_a_labels(tmp, sizeof(tmp)) < 0)
+		return -EINVAL;
 	buf[0] = '\0';
 	for (const char *p = tmp; *p;) {
 		const char *dot = strchr(p, '.');

@@ -109,12 +109,6 @@ bool nsb_net_addr_allowed(const struct nsb_net_policy *p, int family, const uint
 void nsb_net_addr_format(int family, const uint8_t *addr, char *buf, size_t size);
 
 /*
- * Punycode (RFC 3492) of one label of code points: "xn--" and the encoding
- * into buf.  -EINVAL past size or for a code point out of range.
- */
-int nsb_net_punycode(const uint32_t *cp, size_t n, char *buf, size_t size);
-
-/*
  * Proxy mode's environment, variable I (from 0) for PORT: its name (16
  * bytes) and value (48 bytes); false past the last.  The one port serves
  * HTTP CONNECT, forward requests and SOCKS5 (socks5h: the proxy resolves

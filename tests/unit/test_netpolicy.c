@@ -92,6 +92,13 @@ Test(netpolicy, internationalised_names_become_a_labels)
 		     "\xe8\xaf\xb4\xe4\xb8\xad\xe6\x96\x87.test",
 		     "xn--ihqwcrb4cv8a8dqg056pqjye.test:80,443");
 	expect_entry("xn--bcher-kva.example", "xn--bcher-kva.example:80,443");
+	/* UTS #46 mapping: fullwidth letters, capitals beyond Latin-1, the
+	 * ideographic full stop as a dot, sharp s kept (non-transitional). */
+	expect_entry("\xef\xbc\xa2\xc3\x9c\x43HER.example", "xn--bcher-kva.example:80,443");
+	expect_entry("b\xc3\xbc\x63her\xe3\x80\x82\x65xample", "xn--bcher-kva.example:80,443");
+	expect_entry("\xce\x91\xce\x92\xce\x93.test", "xn--mxacd.test:80,443");
+	expect_entry("fa\xc3\x9f.de", "xn--fa-hia.de:80,443");
+	expect_entry("*.B\xc3\x9c\x43HER.example", "*.xn--bcher-kva.example:80,443");
 }
 
 Test(netpolicy, malformed_entries_are_usage_errors_naming_the_entry)
@@ -120,6 +127,8 @@ Test(netpolicy, malformed_entries_are_usage_errors_naming_the_entry)
 		"[::1]x",
 		"\xff\xfe.test",
 		"a\xc3.test",
+		"\xe2\x98\x83.net",	  /* U+2603 SNOWMAN: disallowed by IDNA2008 */
+		"b\xc3\xbc cher.example", /* a space is no letter, in any script */
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.test",
 	};
 
