@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <net/if.h> /* IFF_UP */
 #include <sched.h>
 #include <signal.h>
@@ -150,7 +151,10 @@ void nsb_net_start(struct nsb_net_job *j)
 	if (j->last_pid_fd >= 0 && set_last_pid(j->last_pid_fd, NSB_NET_THREAD_PID - 1) == 0 &&
 	    pthread_attr_init(&attr) == 0) {
 		/* A small stack without a guard page: the job needs lo_up's
-		 * buffer and libmnl, no more. */
+		 * buffer and libmnl, no more.  libmnl's one allocation comes
+		 * from the main arena: a thread arena of its own would cost a
+		 * 128 MiB reservation and four system calls. */
+		mallopt(M_ARENA_MAX, 1);
 		if (pthread_attr_setstacksize(&attr, 128u << 10) == 0 &&
 		    pthread_attr_setguardsize(&attr, 0) == 0)
 			j->threaded = pthread_create(&j->thread, &attr, net_thread, j) == 0;
