@@ -60,8 +60,7 @@ server=$SRV_PID
 trap "kill $server 2>/dev/null; rm -rf -- '$stage'" EXIT
 read -r port <&"${SRV[0]}"
 
-# --allow-path /: the front gate reads a URL as a path argument.
-common=(--no-project --allow-path / --result-fd 3)
+common=(--no-project --result-fd 3)
 direct=("$nsbox" "${common[@]}" --share-net --)
 proxied=("$nsbox" "${common[@]}" --allow-net "127.0.0.1:$port" --)
 # --noproxy '': 127.0.0.1 is in NO_PROXY, the proxied run must not skip it.

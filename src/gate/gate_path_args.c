@@ -132,15 +132,21 @@ static int check_file_urls(struct nsb_path_arg *a, const char *v)
 	return 0;
 }
 
-/* Every member of a ':' list, relative ones included; "//" opens a URL's
- * authority, not a path. */
-static int check_colon_list(struct nsb_path_arg *a, const char *v)
+static bool leads_path(const char *v)
+{
+	return v[0] == '/' || v[0] == '~' || v[0] == '.' || v[0] == '@';
+}
+
+/* Every member of a ':' list, relative ones included (only those that lead
+ * like a path when LEADING); "//" opens a URL's authority, not a path. */
+static int check_colon_list(struct nsb_path_arg *a, const char *v, bool leading)
 {
 	char buf[PATH_MAX];
 	for (const char *seg = v;; seg++) {
 		const char *end = strchrnul(seg, ':');
 		size_t len = (size_t)(end - seg);
-		if (len && len < sizeof(buf) && !(seg[0] == '/' && seg[1] == '/')) {
+		if (len && len < sizeof(buf) && !(seg[0] == '/' && seg[1] == '/') &&
+		    (!leading || leads_path(seg))) {
 			memcpy(buf, seg, len);
 			buf[len] = '\0';
 			if (nsb_gate_path_try(a, buf))
@@ -188,16 +194,13 @@ static int check_value(struct nsb_path_arg *a, const char *v)
 {
 	if (v[0] == '@' && v[1] && nsb_gate_path_try(a, v + 1))
 		return 1;
-	if (!remote_url(a, v) && nsb_gate_path_try(a, v))
+	bool url = remote_url(a, v);
+	if (!url && nsb_gate_path_try(a, v))
 		return 1;
-	if (strchr(v, ':') && check_colon_list(a, v))
+	/* A URL's port and path ("8080/x") are no relative paths. */
+	if (strchr(v, ':') && check_colon_list(a, v, url))
 		return 1;
 	return check_file_urls(a, v);
-}
-
-static bool leads_path(const char *v)
-{
-	return v[0] == '/' || v[0] == '~' || v[0] == '.' || v[0] == '@';
 }
 
 /*
@@ -263,7 +266,8 @@ static int check_arg(struct nsb_path_arg *a, const char *arg, bool split_commas)
 	if (arg[0] != '-' || !arg[1])
 		return 0;
 	/* an option packing paths: --x,file:///y, --opt:/z */
-	if (!eq && ((strchr(arg, ':') && check_colon_list(a, arg)) || check_file_urls(a, arg)))
+	if (!eq &&
+	    ((strchr(arg, ':') && check_colon_list(a, arg, false)) || check_file_urls(a, arg)))
 		return 1;
 	if (arg[1] == '-')
 		return 0;

@@ -114,6 +114,7 @@ static void map_names(void)
 		    "127.0.0.1 localhost\n"
 		    "127.0.0.1 pkg.nsbox.test\n"
 		    "127.0.0.1 other.nsbox.test\n"
+		    "127.0.0.1 xn--bcher-kva.nsbox.test\n"
 		    "169.254.169.254 metadata.nsbox.test\n");
 	/* This worker only: a private mount namespace (the worker is root). */
 	cr_assert(unshare(CLONE_NEWNS) == 0, "unshare: %s", strerror(errno));
@@ -837,5 +838,50 @@ NSB_ITEST(egress, node_fetch_with_undicis_proxy_agent)
 	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"reason\":\"not in --allow-net\"");
 	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "violations"),
 			      "{\"kind\":\"net.denied\",\"count\":1}");
+	itest_run_close(&r);
+}
+
+/* ---- names as browsers write them, URLs without a project ----------------------------- */
+
+NSB_ITEST(egress, internationalised_entries_match_the_a_label_clients_send)
+{
+	struct itest_run r;
+	struct server s;
+
+	map_names();
+	cr_assert(server_start(&s, 0, true));
+	/* Fullwidth B, U+00DC: UTS #46 maps them to "bücher". */
+	ITEST_RUN(&r, "--allow-net", url("\xef\xbc\xa2\xc3\x9c\x43HER.nsbox.test:%u", s.port),
+		  "--allow-net-range", "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "",
+		  url("http://xn--bcher-kva.nsbox.test:%u/simple/", s.port));
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, BODY);
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"host\":\"xn--bcher-kva.nsbox.test\"");
+	itest_run_close(&r);
+
+	/* The same spelling in --deny-net denies what a wildcard allowed. */
+	s.conns = 0;
+	ITEST_RUN(&r, "--allow-net", "*.nsbox.test:*", "--deny-net",
+		  "\xef\xbc\xa2\xc3\x9c\x43HER.nsbox.test:*", "--allow-net-range", "127.0.0.0/8",
+		  "--", "curl", "-sS", "--noproxy", "",
+		  url("http://xn--bcher-kva.nsbox.test:%u/", s.port));
+	expect_refused(&r, &s, "nsbox: blocked by network policy", "in --deny-net");
+	itest_run_close(&r);
+}
+
+NSB_ITEST(egress, a_url_with_a_port_passes_the_gate_without_a_project)
+{
+	struct itest_run r;
+	struct server s;
+
+	map_names();
+	cr_assert(server_start(&s, 0, true));
+	/* The working directory is outside every root: "8080/simple/" after
+	 * the URL's colon is no relative path. */
+	ITEST_RUN(&r, "--no-project", "--allow-net", url("pkg.nsbox.test:%u", s.port),
+		  "--allow-net-range", "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "",
+		  url("http://pkg.nsbox.test:%u/simple/", s.port));
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, BODY);
 	itest_run_close(&r);
 }

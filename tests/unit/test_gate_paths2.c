@@ -286,6 +286,10 @@ static const struct pcase cases[] = {
 	/* URLs name hosts, not files, wherever the command runs */
 	OK("url_cwd_outside", A("curl", "http://example.test/x"), F_CWD_ROOT),
 	OK("url_eq_cwd_outside", A("curl", "--url=https://example.test/a/b"), F_CWD_ROOT),
+	OK("url_port_cwd_outside", A("curl", "-o", "/dev/null", "http://127.0.0.1:8080/big"),
+	   F_CWD_ROOT),
+	NO("url_port_abs_member", A("tool", "http://x:/etc/shadow"), OUT, 1, F_CWD_ROOT),
+	NO("url_port_dots_member", A("tool", "https://x:../../etc"), OUT, 1, F_CWD_ROOT),
 	OK("url_dots_cwd_outside", A("curl", "https://example.test/../../etc/passwd"), F_CWD_ROOT),
 	NO("file_url_cwd_outside", A("curl", "file:///etc/passwd"), OUT, 1, F_CWD_ROOT),
 	/* ... unless a directory "scheme:" is there to resolve it through */
