@@ -335,18 +335,26 @@ NSB_ITEST(egress, ip_literals_need_an_entry_of_their_own)
 	itest_run_close(&r);
 }
 
-NSB_ITEST(egress, deny_wins)
+/* --deny-net DENY refuses HOST, which a wildcard --allow-net covers. */
+static void deny_wins(struct server *s, const char *deny, const char *host)
 {
 	struct itest_run r;
+	char u[160];
+
+	snprintf(u, sizeof(u), "http://%s:%u/", host, s->port);
+	ITEST_RUN(&r, "--allow-net", "*.nsbox.test:*", "--deny-net", deny, "--allow-net-range",
+		  "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "", u);
+	expect_refused(&r, s, "is in --deny-net", "in --deny-net");
+	itest_run_close(&r);
+}
+
+NSB_ITEST(egress, deny_wins)
+{
 	struct server s;
 
 	map_names();
 	cr_assert(server_start(&s, 0, true));
-	ITEST_RUN(&r, "--allow-net", "*.nsbox.test:*", "--deny-net", "pkg.nsbox.test:*",
-		  "--allow-net-range", "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "",
-		  url("http://pkg.nsbox.test:%u/", s.port));
-	expect_refused(&r, &s, "is in --deny-net", "in --deny-net");
-	itest_run_close(&r);
+	deny_wins(&s, "pkg.nsbox.test:*", "pkg.nsbox.test");
 }
 
 NSB_ITEST(egress, socks5_with_an_address_needs_an_ip_entry)
@@ -843,45 +851,37 @@ NSB_ITEST(egress, node_fetch_with_undicis_proxy_agent)
 
 /* ---- names as browsers write them, URLs without a project ----------------------------- */
 
-NSB_ITEST(egress, internationalised_entries_match_the_a_label_clients_send)
+/* With OPTION (or none) and --allow-net ALLOW, curl fetches HOST's page. */
+static void fetch_ok(struct server *s, const char *option, const char *allow, const char *host)
 {
 	struct itest_run r;
+	char u[160], want[160];
+
+	snprintf(u, sizeof(u), "http://%s:%u/simple/", host, s->port);
+	snprintf(want, sizeof(want), "\"host\":\"%s\"", host);
+	ITEST_RUN(&r, option ? option : "--quiet", "--allow-net", allow, "--allow-net-range",
+		  "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "", u);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, BODY);
+	ITEST_EXPECT_CONTAINS(&r, conns(&r), want);
+	itest_run_close(&r);
+}
+
+NSB_ITEST(egress, names_and_urls_as_clients_write_them)
+{
 	struct server s;
 
 	map_names();
 	cr_assert(server_start(&s, 0, true));
 	/* Fullwidth B, U+00DC: UTS #46 maps them to "bücher". */
-	ITEST_RUN(&r, "--allow-net", url("\xef\xbc\xa2\xc3\x9c\x43HER.nsbox.test:%u", s.port),
-		  "--allow-net-range", "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "",
-		  url("http://xn--bcher-kva.nsbox.test:%u/simple/", s.port));
-	ITEST_ASSERT_EXIT(&r, 0);
-	ITEST_EXPECT_STR(&r, r.out, BODY);
-	ITEST_EXPECT_CONTAINS(&r, conns(&r), "\"host\":\"xn--bcher-kva.nsbox.test\"");
-	itest_run_close(&r);
+	fetch_ok(&s, NULL, url("\xef\xbc\xa2\xc3\x9c\x43HER.nsbox.test:%u", s.port),
+		 "xn--bcher-kva.nsbox.test");
 
 	/* The same spelling in --deny-net denies what a wildcard allowed. */
 	s.conns = 0;
-	ITEST_RUN(&r, "--allow-net", "*.nsbox.test:*", "--deny-net",
-		  "\xef\xbc\xa2\xc3\x9c\x43HER.nsbox.test:*", "--allow-net-range", "127.0.0.0/8",
-		  "--", "curl", "-sS", "--noproxy", "",
-		  url("http://xn--bcher-kva.nsbox.test:%u/", s.port));
-	expect_refused(&r, &s, "nsbox: blocked by network policy", "in --deny-net");
-	itest_run_close(&r);
-}
+	deny_wins(&s, "\xef\xbc\xa2\xc3\x9c\x43HER.nsbox.test:*", "xn--bcher-kva.nsbox.test");
 
-NSB_ITEST(egress, a_url_with_a_port_passes_the_gate_without_a_project)
-{
-	struct itest_run r;
-	struct server s;
-
-	map_names();
-	cr_assert(server_start(&s, 0, true));
-	/* The working directory is outside every root: "8080/simple/" after
-	 * the URL's colon is no relative path. */
-	ITEST_RUN(&r, "--no-project", "--allow-net", url("pkg.nsbox.test:%u", s.port),
-		  "--allow-net-range", "127.0.0.0/8", "--", "curl", "-sS", "--noproxy", "",
-		  url("http://pkg.nsbox.test:%u/simple/", s.port));
-	ITEST_ASSERT_EXIT(&r, 0);
-	ITEST_EXPECT_STR(&r, r.out, BODY);
-	itest_run_close(&r);
+	/* No project, so the working directory is outside every root: the
+	 * "PORT/simple/" after the URL's colon is no relative path. */
+	fetch_ok(&s, "--no-project", url("pkg.nsbox.test:%u", s.port), "pkg.nsbox.test");
 }
