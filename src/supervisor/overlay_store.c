@@ -190,8 +190,12 @@ static void usage_dir(int dfd, unsigned depth, uint64_t max_b, uint64_t max_i, u
 		*b += (uint64_t)st.st_blocks * 512;
 		(*ino)++;
 		if (S_ISDIR(st.st_mode)) {
-			int c = nsb_ovl_open_beneath(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY,
-						     0);
+			/* A directory the payload left unreadable (chmod 300: it
+			 * still writes into it) is widened for the count, or
+			 * what it holds would escape the bound. */
+			_cleanup_(nsb_ovl_unwiden) struct nsb_ovl_widened wide = {.fd = -1};
+			int c = nsb_ovl_open_upper(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY,
+						   &wide);
 			if (c >= 0)
 				usage_dir(c, depth + 1, max_b, max_i, b, ino);
 		}
