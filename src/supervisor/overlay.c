@@ -209,6 +209,10 @@ void nsb_overlays_finish(struct nsb_overlays *o, const struct nsb_config *cfg,
 		finish_one(o, k, cfg, op, plan->overlay_store, res);
 		o->n = ++k;
 	}
+	if (o->n) {
+		res->enforced.overlay_size = plan->overlay_size;
+		res->enforced.overlay_via = plan->overlay_store ? "watch" : "tmpfs";
+	}
 	record_full(o, res);
 	res->overlays = o->res;
 	res->n_overlays = o->n;
