@@ -42,8 +42,9 @@ struct nsb_ovl_store {
 	bool have_base;
 	uint64_t base_bfree, base_ffree, bsize;
 	uint64_t room_bytes, room_inodes;
-	unsigned polls; /* looks since the last walk */
-	unsigned walks; /* walks so far */
+	unsigned polls;	       /* looks since the last walk */
+	unsigned walks;	       /* walks so far */
+	uint64_t next_walk_ns; /* CLOCK_MONOTONIC: no walk the statfs asks for before */
 };
 
 /*
