@@ -107,6 +107,11 @@ struct nsb_enforced {
 	/* Proxy mode: "network" is an object (mode, port, allow, deny, ranges)
 	 * instead of "none"/"host".  NULL: not proxy mode. */
 	const struct nsb_net_policy *net_policy;
+	/* --overlay: each overlay's bound and what enforced it: "tmpfs" (the
+	 * kernel, ENOSPC) or "watch" (--overlay-store: the supervisor's kill).
+	 * NULL: no overlay. */
+	uint64_t overlay_size;
+	const char *overlay_via;
 };
 
 /* A syscall the seccomp filter refused and reported (supervisor/notify.h):

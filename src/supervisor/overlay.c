@@ -120,6 +120,7 @@ static void finish_one(struct nsb_overlays *o, size_t i, const struct nsb_config
 {
 	struct nsb_overlay_result *r = &o->res[i];
 	_cleanup_close_ int upper = -1, lower = -1;
+	_cleanup_(nsb_ovl_unwiden) struct nsb_ovl_widened wide = {.fd = -1};
 	struct nsb_error e = {0};
 	struct statfs sf;
 
@@ -135,7 +136,8 @@ static void finish_one(struct nsb_overlays *o, size_t i, const struct nsb_config
 		/* ENOSPC inside: no block or no inode left at the end. */
 		r->full = sf.f_bavail == 0 || (sf.f_files && sf.f_ffree == 0);
 	}
-	upper = nsb_ovl_open_beneath(o->upper[i], "upper", O_RDONLY | O_DIRECTORY, 0);
+	/* DEST's own mode may be 000: widened until the walks are done. */
+	upper = nsb_ovl_open_upper(o->upper[i], "upper", O_RDONLY | O_DIRECTORY, &wide);
 	lower = open(op->src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (upper < 0 || lower < 0) {
 		nsb_error_set(&e, upper < 0 ? upper : nsb_negerrno(), NSB_STAGE_SUPERVISE,
@@ -206,6 +208,10 @@ void nsb_overlays_finish(struct nsb_overlays *o, const struct nsb_config *cfg,
 		};
 		finish_one(o, k, cfg, op, plan->overlay_store, res);
 		o->n = ++k;
+	}
+	if (o->n) {
+		res->enforced.overlay_size = plan->overlay_size;
+		res->enforced.overlay_via = plan->overlay_store ? "watch" : "tmpfs";
 	}
 	record_full(o, res);
 	res->overlays = o->res;

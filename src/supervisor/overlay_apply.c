@@ -251,7 +251,7 @@ static int put_entry(int parent, const char *name, const struct nsb_ovl_event *e
 			return nsb_negerrno();
 	} else {
 		_cleanup_close_ int src =
-			nsb_ovl_open_beneath(ev->upper_dir, ev->name, O_RDONLY, 0);
+			nsb_ovl_open_upper(ev->upper_dir, ev->name, O_RDONLY, NULL);
 		if (src < 0)
 			return src;
 		r = build_file(parent, src, nsb_ovl_applied_mode(&ev->st), tmp, sizeof(tmp));

@@ -314,7 +314,7 @@ static int apply_one(int dir, int files, const struct change *c, struct nsb_erro
 		if (c->type == S_IFREG) {
 			char sha[NSB_SHA256_HEX];
 			_cleanup_close_ int fd =
-				nsb_ovl_open_beneath(src_parent, ev.name, O_RDONLY, 0);
+				nsb_ovl_open_upper(src_parent, ev.name, O_RDONLY, NULL);
 			if (fd < 0 || nsb_ovl_hash_fd(fd, sha) < 0 || strcmp(sha, c->sha) != 0)
 				return nsb_error_setx(e, -EBADMSG, NSB_STAGE_SUPERVISE,
 						      "the exported '%s' does not match its hash",

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/macro.h"
@@ -190,8 +191,12 @@ static void usage_dir(int dfd, unsigned depth, uint64_t max_b, uint64_t max_i, u
 		*b += (uint64_t)st.st_blocks * 512;
 		(*ino)++;
 		if (S_ISDIR(st.st_mode)) {
-			int c = nsb_ovl_open_beneath(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY,
-						     0);
+			/* A directory the payload left unreadable (chmod 300: it
+			 * still writes into it) is widened for the count, or
+			 * what it holds would escape the bound. */
+			_cleanup_(nsb_ovl_unwiden) struct nsb_ovl_widened wide = {.fd = -1};
+			int c = nsb_ovl_open_upper(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY,
+						   &wide);
 			if (c >= 0)
 				usage_dir(c, depth + 1, max_b, max_i, b, ino);
 		}
@@ -215,23 +220,37 @@ void nsb_ovl_store_usage(int dirfd, uint64_t max_bytes, uint64_t max_inodes, uin
 	usage_dir(fd, 0, max_bytes, max_inodes, ret_bytes, ret_inodes);
 }
 
-int nsb_ovl_store_watch(void *ud)
+static uint64_t now_ns(void)
 {
-	struct nsb_ovl_store *s = ud;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The walk: each overlay's blocks and inodes; tripped past a bound, else
+ * the least room any overlay has left. */
+static void store_walk(struct nsb_ovl_store *s)
+{
 	DIR *d;
 	struct dirent *de;
 	int fd;
 
-	if (s->fd < 0 || s->tripped)
-		return s->tripped;
+	s->room_bytes = s->limit;
+	s->room_inodes = s->limit >> 10;
 	/* A descriptor of its own: the DIR's offset is not s->fd's. */
 	fd = nsb_ovl_open_beneath(s->fd, ".", O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
-		return 0;
+		goto unknown;
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return 0;
+		goto unknown;
 	}
 	/* One subdirectory per overlay, each bounded on its own. */
 	while ((de = readdir(d))) {
@@ -246,8 +265,65 @@ int nsb_ovl_store_watch(void *ud)
 		close(c);
 		if (b > s->limit || n > (s->limit >> 10))
 			s->tripped = true;
+		else {
+			s->room_bytes = min_u64(s->room_bytes, s->limit - b);
+			s->room_inodes = min_u64(s->room_inodes, (s->limit >> 10) - n);
+		}
 	}
 	closedir(d);
+	return;
+unknown:
+	/* No count: the next look walks again. */
+	s->room_bytes = s->room_inodes = 0;
+}
+
+int nsb_ovl_store_watch(void *ud)
+{
+	struct nsb_ovl_store *s = ud;
+	struct statfs sf;
+	bool have_sf;
+
+	if (s->fd < 0 || s->tripped)
+		return s->tripped;
+	/*
+	 * A look every NSB_OVL_STORE_POLL_MS is one statfs: while the
+	 * filesystem has lost no more blocks and inodes since the last walk
+	 * than the room that walk left, no overlay can be past its bound (its
+	 * growth is part of that loss; ext4 and xfs count delayed allocation
+	 * in it).  Otherwise, and every NSB_OVL_STORE_WATCH_MS whatever the
+	 * filesystem says (others freeing space on it could hide the layer's
+	 * growth), the layers are walked.
+	 */
+	have_sf = fstatfs(s->fd, &sf) == 0;
+	if (have_sf && s->have_base &&
+	    ++s->polls < NSB_OVL_STORE_WATCH_MS / NSB_OVL_STORE_POLL_MS) {
+		uint64_t lost_b = s->base_bfree > (uint64_t)sf.f_bfree
+					  ? (s->base_bfree - (uint64_t)sf.f_bfree) * s->bsize
+					  : 0;
+		uint64_t lost_i = s->base_ffree > (uint64_t)sf.f_ffree
+					  ? s->base_ffree - (uint64_t)sf.f_ffree
+					  : 0;
+		if (lost_b <= s->room_bytes && lost_i <= s->room_inodes)
+			return 0;
+		/* Near the bound, with a large layer, walks could follow each
+		 * other: at most a quarter of the time goes to them. */
+		if (now_ns() < s->next_walk_ns)
+			return 0;
+	}
+	/* The base is taken before the walk: what is written during it counts
+	 * against the room at the next look. */
+	s->have_base = have_sf;
+	if (have_sf) {
+		s->base_bfree = (uint64_t)sf.f_bfree;
+		s->base_ffree = (uint64_t)sf.f_ffree;
+		s->bsize = (uint64_t)sf.f_bsize;
+	}
+	s->polls = 0;
+	s->walks++;
+	uint64_t t0 = now_ns();
+	store_walk(s);
+	uint64_t t1 = now_ns();
+	s->next_walk_ns = t1 + 3 * (t1 - t0);
 	return s->tripped;
 }
 
@@ -322,8 +398,8 @@ int nsb_ovl_store_new(struct nsb_run *run, struct nsb_error *e)
 		free(s);
 		return r;
 	}
-	s->watch = (struct nsb_watch){
-		.fn = nsb_ovl_store_watch, .ud = s, .ms = NSB_OVL_STORE_WATCH_MS};
+	s->watch =
+		(struct nsb_watch){.fn = nsb_ovl_store_watch, .ud = s, .ms = NSB_OVL_STORE_POLL_MS};
 	*ret = s;
 	return 0;
 }

@@ -9,10 +9,11 @@
  * A directory on disk has no size of its own (the kernel bounds it only
  * through quotas, which need privilege): --overlay-size is enforced by
  * watching.  While the command runs the supervisor adds up each overlay's
- * blocks and inodes every NSB_OVL_STORE_WATCH_MS; past the bound it kills
- * the run, and the record says disk.full.  Between two looks the payload can
- * overshoot by what it writes in that time: the bound is soft, and the man
- * page says so.
+ * blocks and inodes (every NSB_OVL_STORE_WATCH_MS, and as soon as a statfs
+ * every NSB_OVL_STORE_POLL_MS says the filesystem lost more than the room
+ * left); past the bound it kills the run, and the record says disk.full.
+ * Between the look that sees it and the kill the payload can overshoot by
+ * what it writes in that time: the bound is soft, and the man page says so.
  */
 #pragma once
 
@@ -24,6 +25,9 @@
 #include "core/plan.h"
 #include "supervisor/supervise.h"
 
+/* A statfs every POLL_MS, a walk of the layers when it says the room may be
+ * gone, and every WATCH_MS regardless (overlay_store.c). */
+#define NSB_OVL_STORE_POLL_MS  10
 #define NSB_OVL_STORE_WATCH_MS 200
 
 struct nsb_ovl_store {
@@ -33,6 +37,14 @@ struct nsb_ovl_store {
 	uint64_t limit;		      /* bytes per overlay (--overlay-size) */
 	bool tripped;		      /* the watch found an overlay past its bound */
 	struct nsb_watch watch;	      /* nsb_ovl_store_watch on this, for nsb_supervise */
+	/* The watch's state: the filesystem's free blocks and inodes when the
+	 * last walk began, and the least room an overlay had left then. */
+	bool have_base;
+	uint64_t base_bfree, base_ffree, bsize;
+	uint64_t room_bytes, room_inodes;
+	unsigned polls;	       /* looks since the last walk */
+	unsigned walks;	       /* walks so far */
+	uint64_t next_walk_ns; /* CLOCK_MONOTONIC: no walk the statfs asks for before */
 };
 
 /*

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -27,6 +28,84 @@ int nsb_ovl_open_beneath(int dirfd, const char *path, int flags, unsigned mode)
 		fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 	while (fd < 0 && errno == EINTR);
 	return fd < 0 ? nsb_negerrno() : (int)fd;
+}
+
+/* chmod of what the O_PATH descriptor fd is (fchmod refuses an O_PATH fd). */
+static int chmod_fd(int fd, mode_t mode)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return fchmodat(AT_FDCWD, proc, mode, 0) < 0 ? nsb_negerrno() : 0;
+}
+
+void nsb_ovl_unwiden(struct nsb_ovl_widened *w)
+{
+	if (w->fd < 0)
+		return;
+	struct stat st;
+
+	/* Only if the mode is still the widened one: during the run (the
+	 * store's watch) the payload may have changed it since, and its
+	 * change stands.  Best effort: a failure leaves the layer (private,
+	 * removed after the run) wider than the payload left it; what is
+	 * recorded and applied is the mode read before the widening. */
+	if (fstat(w->fd, &st) == 0 && (st.st_mode & 07777) == w->widened)
+		(void)chmod_fd(w->fd, w->mode);
+	nsb_closep(&w->fd);
+}
+
+int nsb_ovl_open_upper(int dirfd, const char *name, int flags, struct nsb_ovl_widened *ret_w)
+{
+	struct nsb_ovl_widened w = {.fd = -1};
+	struct stat st;
+	mode_t need;
+	char proc[64];
+	int fd = nsb_ovl_open_beneath(dirfd, name, flags, 0);
+	int r;
+
+	if (ret_w)
+		*ret_w = w;
+	if (fd != -EACCES)
+		return fd;
+	/* The payload left its owner (the caller, who runs this) without
+	 * access: mode 000, 100 or 300.  Root never gets here (CAP_DAC_OVERRIDE).
+	 * The entry is pinned first, without access and never through a
+	 * link, and only that inode is widened and reopened. */
+	w.fd = nsb_ovl_open_beneath(dirfd, name, O_PATH, 0);
+	if (w.fd < 0)
+		return w.fd;
+	if (fstat(w.fd, &st) < 0) {
+		r = nsb_negerrno();
+		goto fail;
+	}
+	/* A directory: listed and searched, never written through here. */
+	need = S_ISDIR(st.st_mode) ? S_IRUSR | S_IXUSR : S_IRUSR;
+	if (st.st_uid != geteuid() || (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) ||
+	    (st.st_mode & need) == need) {
+		r = -EACCES;
+		goto fail;
+	}
+	w.mode = st.st_mode & 07777;
+	w.widened = w.mode | need;
+	r = chmod_fd(w.fd, w.widened);
+	if (r < 0)
+		goto fail;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w.fd);
+	fd = open(proc, (flags & ~O_NOFOLLOW) | O_CLOEXEC);
+	if (fd < 0)
+		r = nsb_negerrno();
+	/* A file is read through its descriptor: its mode goes back at once.
+	 * A directory stays searchable until the walk beneath it is done. */
+	if (fd < 0 || !ret_w || !S_ISDIR(st.st_mode)) {
+		nsb_ovl_unwiden(&w);
+		return fd < 0 ? r : fd;
+	}
+	*ret_w = w;
+	return fd;
+fail:
+	nsb_closep(&w.fd);
+	return r;
 }
 
 int nsb_ovl_hash_fd(int fd, char ret_hex[NSB_SHA256_HEX])
@@ -145,10 +224,12 @@ static int emit(struct walk *w, struct nsb_ovl_event *ev)
 	return w->cb(w->ud, ev);
 }
 
-/* sha256 of name beneath dir (a regular file); -errno on failure. */
-static int hash_at(int dir, const char *name, char ret[NSB_SHA256_HEX])
+/* sha256 of name beneath dir (a regular file); -errno on failure.  In the
+ * upper layer a file its owner cannot read is widened for the read. */
+static int hash_at(int dir, const char *name, bool upper, char ret[NSB_SHA256_HEX])
 {
-	_cleanup_close_ int fd = nsb_ovl_open_beneath(dir, name, O_RDONLY, 0);
+	_cleanup_close_ int fd = upper ? nsb_ovl_open_upper(dir, name, O_RDONLY, NULL)
+				       : nsb_ovl_open_beneath(dir, name, O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
 	return nsb_ovl_hash_fd(fd, ret);
@@ -158,11 +239,16 @@ static int hash_at(int dir, const char *name, char ret[NSB_SHA256_HEX])
 static int file_changed(struct walk *w, int upper, int lower, const char *name,
 			struct nsb_ovl_event *ev, const struct stat *lst)
 {
-	int r = hash_at(upper, name, ev->sha256);
+	int r = hash_at(upper, name, true, ev->sha256);
 	if (r < 0)
 		return r;
 	ev->has_sha = true;
-	r = hash_at(lower, name, ev->lower_sha256);
+	r = hash_at(lower, name, false, ev->lower_sha256);
+	/* DIR's file is unreadable to its owner (mode 000 there; the command
+	 * opened it up in the overlay): DIR is never widened, so the change
+	 * is recorded without the old content's hash. */
+	if (r == -EACCES)
+		return 1;
 	if (r < 0)
 		return r;
 	ev->lower_has_sha = true;
@@ -189,7 +275,7 @@ static int emit_delete(struct walk *w, int lower, const char *name, const struct
 	struct nsb_ovl_event ev = {.kind = NSB_OVL_DELETE, .upper_dir = -1, .name = name};
 
 	ev.st = *lst;
-	if (w->hash && S_ISREG(lst->st_mode) && hash_at(lower, name, ev.lower_sha256) == 0)
+	if (w->hash && S_ISREG(lst->st_mode) && hash_at(lower, name, false, ev.lower_sha256) == 0)
 		ev.lower_has_sha = true;
 	return emit(w, &ev);
 }
@@ -206,13 +292,15 @@ static int on_dir(struct walk *w, int upper, int lower, const char *name, const 
 		  const struct stat *lst, size_t len, unsigned depth)
 {
 	_cleanup_close_ int ud = -1, ld = -1;
+	_cleanup_(nsb_ovl_unwiden) struct nsb_ovl_widened wide = {.fd = -1};
 	struct nsb_ovl_event ev = {.upper_dir = upper, .name = name, .st = *st};
 	bool merged;
 	int r;
 
 	if (depth + 1 >= NSB_OVL_MAX_DEPTH)
 		return skip(w, upper, name, st, "too deep");
-	ud = nsb_ovl_open_beneath(upper, name, O_RDONLY | O_DIRECTORY, 0);
+	/* st (read before any widening) is the mode recorded and applied. */
+	ud = nsb_ovl_open_upper(upper, name, O_RDONLY | O_DIRECTORY, &wide);
 	if (ud < 0)
 		return nsb_error_set(w->e, ud, NSB_STAGE_SUPERVISE, "open upper '%s'", w->path);
 	merged = lst && S_ISDIR(lst->st_mode) && !is_opaque(ud);
@@ -272,7 +360,7 @@ static int on_file(struct walk *w, int upper, int lower, const char *name, const
 	}
 	ev.kind = NSB_OVL_ADD;
 	if (w->hash && S_ISREG(st->st_mode)) {
-		r = hash_at(upper, name, ev.sha256);
+		r = hash_at(upper, name, true, ev.sha256);
 		if (r < 0)
 			return nsb_error_set(w->e, r, NSB_STAGE_SUPERVISE, "read '%s'", w->path);
 		ev.has_sha = true;

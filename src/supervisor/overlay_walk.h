@@ -74,3 +74,25 @@ int nsb_ovl_hash_fd(int fd, char ret_hex[NSB_SHA256_HEX]);
 /* One name beneath dirfd, never through a symlink: openat2 with
  * RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS.  fd or -errno. */
 int nsb_ovl_open_beneath(int dirfd, const char *path, int flags, unsigned mode);
+
+/* An upper-layer entry whose mode the walk widened so that its owner (the
+ * caller) can read it: fd pins it (O_PATH), mode is the payload's. */
+struct nsb_ovl_widened {
+	int fd;		/* -1: nothing widened */
+	mode_t mode;	/* the payload's */
+	mode_t widened; /* what the walk set */
+};
+
+/*
+ * nsb_ovl_open_beneath for the upper layer (or an export's files): where the
+ * owner has no access (the payload left a file at mode 000, a directory at
+ * 000 or 100) and the caller owns the entry, its mode gains owner read (a
+ * file) or r-x (a directory), it is reopened, and the mode goes back: at
+ * once for a file; for a directory through nsb_ovl_unwiden(ret_w) once the
+ * walk beneath it is done (ret_w NULL: at once too), unless the mode
+ * changed meanwhile.  After the run the layer is private to the supervisor;
+ * during it (the store's watch) the payload may see the widened mode for
+ * the moment of the count.
+ */
+int nsb_ovl_open_upper(int dirfd, const char *name, int flags, struct nsb_ovl_widened *ret_w);
+void nsb_ovl_unwiden(struct nsb_ovl_widened *w);
