@@ -33,7 +33,7 @@ bad() {
 mapfile -t options < <(sed -n 's/.*{\.name = "\(--[a-z0-9-]*\)".*/\1/p' "$src/src/core/cli_options.c")
 [ "${#options[@]}" -gt 40 ] || bad "read only ${#options[@]} options from cli_options.c"
 for o in "${options[@]}"; do
-	grep -q -- "[ ']$o[ ']" "$comp/nsbox.bash" || bad "$o missing from nsbox.bash"
+	grep -q -- "[ ']${o}[ ']" "$comp/nsbox.bash" || bad "$o missing from nsbox.bash"
 	grep -qE -- "'(\*|\(- \*\))$o(=|')" "$comp/_nsbox" || bad "$o missing from _nsbox"
 	grep -qE -- "-l ${o#--}( |$)" "$comp/nsbox.fish" || bad "$o missing from nsbox.fish"
 done
