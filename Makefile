@@ -352,6 +352,7 @@ lint: lint-cppcheck lint-tidy
 	bash tests/check-funclen.sh
 	bash tests/check-filelen.sh
 	bash tests/check-apparmor.sh
+	bash tests/check-version.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)

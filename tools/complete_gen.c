@@ -95,7 +95,8 @@ static void words_from_hint(const struct nsb_cli_option *o, struct value *v)
 		return;
 	snprintf(hint, sizeof(hint), "%s", e.hint + strlen(lead));
 	hint[strcspn(hint, "(")] = '\0';
-	for (char *save = NULL, *w = strtok_r(hint, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+	for (char *save = NULL, *w = strtok_r(hint, ", ", &save); w;
+	     w = strtok_r(NULL, ", ", &save)) {
 		if (strcmp(w, "or") == 0)
 			continue;
 		char *colon = strchr(w, ':');
@@ -338,7 +339,8 @@ static void write_zsh(const struct value *values, const char *profiledir)
 		if (subcommands[i].arg_kind == K_DIR)
 			puts("\t\t\t_files -/\n\t\t\treturn\n\t\tfi ;;");
 		else
-			printf("\t\t\tcompadd -- %s\n\t\t\treturn\n\t\tfi ;;\n", subcommands[i].flags);
+			printf("\t\t\tcompadd -- %s\n\t\t\treturn\n\t\tfi ;;\n",
+			       subcommands[i].flags);
 	}
 	puts("\tesac\n\t_arguments -S : \\");
 	for (size_t i = 0; i < NSB_CLI_N_OPTIONS; i++) {
@@ -351,16 +353,26 @@ static void write_zsh(const struct value *values, const char *profiledir)
 		printf("\t\t'*%s=:", o->name);
 		put_zsh_message(o->metavar);
 		switch (v->kind) {
-		case K_FILE: printf(":_files"); break;
-		case K_DIR: printf(":_files -/"); break;
-		case K_PROFILE: printf(":_nsbox_profile"); break;
-		case K_CGROUP: printf(":_nsbox_cgroup"); break;
+		case K_FILE:
+			printf(":_files");
+			break;
+		case K_DIR:
+			printf(":_files -/");
+			break;
+		case K_PROFILE:
+			printf(":_nsbox_profile");
+			break;
+		case K_CGROUP:
+			printf(":_nsbox_cgroup");
+			break;
 		case K_WORDS:
 			printf(":(");
 			put_words(v);
 			printf(")");
 			break;
-		default: printf(": "); break;
+		default:
+			printf(": ");
+			break;
 		}
 		puts("' \\");
 	}
@@ -392,24 +404,34 @@ static void write_fish(const struct value *values, const char *profiledir)
 		const struct value *v = &values[i];
 		printf("complete -c nsbox -l %s", nsb_cli_options[i].name + 2);
 		switch (v->kind) {
-		case K_FLAG: break;
-		case K_FILE: printf(" -r -F"); break;
-		case K_DIR: printf(" -x -a '(__fish_complete_directories)'"); break;
-		case K_PROFILE: printf(" -r -F -a '(__nsbox_profiles)'"); break;
-		case K_CGROUP: printf(" -x -a '(__nsbox_cgroup)'"); break;
+		case K_FLAG:
+			break;
+		case K_FILE:
+			printf(" -r -F");
+			break;
+		case K_DIR:
+			printf(" -x -a '(__fish_complete_directories)'");
+			break;
+		case K_PROFILE:
+			printf(" -r -F -a '(__nsbox_profiles)'");
+			break;
+		case K_CGROUP:
+			printf(" -x -a '(__nsbox_cgroup)'");
+			break;
 		case K_WORDS:
 			printf(" -x -a '");
 			put_words(v);
 			printf("'");
 			break;
-		default: printf(" -x"); break;
+		default:
+			printf(" -x");
+			break;
 		}
 		if (v->kind != K_FLAG)
 			printf(" -d '%s'", nsb_cli_options[i].metavar);
 		puts("");
 	}
 }
-
 
 int main(int argc, char *argv[])
 {
