@@ -10,8 +10,9 @@
 # 2. bash: Debian's bash-completion and the script loaded, the completion
 #    function run on partial command lines in a fixture directory, its
 #    candidates compared with what they must be;
-# 3. zsh -n and fish -n parse their scripts (skipped, said so, where the
-#    shell is not installed).
+# 3. zsh -n and fish -n parse their scripts, and fish completes a few
+#    command lines itself (skipped, said so, where a shell is not
+#    installed).
 set -euo pipefail
 
 if [ "$#" -ne 2 ]; then
@@ -121,5 +122,24 @@ for sh in zsh fish; do
 		echo "check-completions: $sh not installed: $(basename "$f") not parsed (make deps installs it)"
 	fi
 done
+# fish can run its completion too: `complete -C LINE` prints the candidates
+if command -v fish >/dev/null; then
+	fish_cases=(
+		'nsbox --isolation |auto landlock namespaces'
+		'nsbox --overlay-mode |commit discard export:'
+		'nsbox --seccomp st|strict'
+		'nsbox --print-pro|--print-profile'
+		'nsbox --project d|data/ data2/'
+		'nsbox doc|doctor'
+	)
+	for c in "${fish_cases[@]}"; do
+		line=${c%%|*}
+		want=$(tr ' ' '\n' <<<"${c#*|}" | sort | tr '\n' ' ')
+		got=$(cd "$fix" && HOME=$fix fish --no-config -c \
+			"source '$comp/nsbox.fish'; complete -C '$line'" | cut -f1 | sort | tr '\n' ' ')
+		[ "$got" = "$want" ] || bad "fish: '$line': got [$got], want [$want]"
+	done
+	echo "check-completions: fish: ${#fish_cases[@]} command lines completed"
+fi
 [ "$fail" -eq 0 ] || exit 1
 echo "check-completions: OK"
