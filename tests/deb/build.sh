@@ -3,8 +3,9 @@
 #
 # make deb: BUILD/nsbox_<version>_amd64.deb, built by dpkg-buildpackage in a
 # scratch copy of the tree (BUILD/deb-src), so that the tree itself stays
-# clean; then lintian, which must find no error and no warning that
-# debian/*lintian-overrides does not explain.
+# clean; then lintian, on it and on the source package, which must find no
+# error and no warning that a debian/*lintian-overrides file does not explain
+# (there are none to explain today).
 #
 #     bash tests/deb/build.sh BUILD_DIR
 set -euo pipefail
@@ -23,12 +24,27 @@ version=$(cat VERSION)
 scratch=$build/deb-src
 rm -rf -- "$scratch"
 mkdir -p -- "$scratch/nsbox-$version"
-# the tree as it is (committed or not), without any build output or git
-tar -C "$src" --exclude=./build --exclude=./.git --exclude='./*/build' -cf - . |
-	tar -C "$scratch/nsbox-$version" -xf -
+# the tree as it is, committed or not, but without what git ignores (build
+# output, caches); outside a git checkout, everything but build/
+if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	git -C "$src" ls-files -z --cached --others --exclude-standard |
+		tar -C "$src" --null -T - -cf - | tar -C "$scratch/nsbox-$version" -xf -
+else
+	tar -C "$src" --exclude=./build -cf - . | tar -C "$scratch/nsbox-$version" -xf -
+fi
+
+# The source package first, from the pristine copy, so that lintian reads
+# debian/ itself (rules, copyright, changelog): a native package is one
+# tarball and a .dsc.
+(cd "$scratch" && dpkg-source -b "nsbox-$version") \
+	>"$build/deb-build.log" 2>&1 || {
+	echo "deb: dpkg-source -b failed (see $build/deb-build.log)" >&2
+	exit 1
+}
+mv -f -- "$scratch/nsbox_$version.dsc" "$scratch/nsbox_$version.tar.xz" "$build/"
 
 start=$(date +%s)
-(cd "$scratch/nsbox-$version" && dpkg-buildpackage -us -uc -b -j2) >"$build/deb-build.log" 2>&1 || {
+(cd "$scratch/nsbox-$version" && dpkg-buildpackage -us -uc -b -j2) >>"$build/deb-build.log" 2>&1 || {
 	tail -n 40 "$build/deb-build.log"
 	echo "deb: dpkg-buildpackage failed (the whole log: $build/deb-build.log)" >&2
 	exit 1
@@ -47,6 +63,6 @@ dpkg-deb -c "$deb" | awk '{ print "  " $6 }'
 
 # error and warning fail; info and pedantic tags are printed, not fatal
 lintian --fail-on error,warning --display-info --tag-display-limit 0 \
-	"$build/nsbox_${version}_amd64.changes"
-echo "deb: lintian: no error, no unexplained warning"
+	"$build/nsbox_${version}_amd64.changes" "$build/nsbox_$version.dsc"
+echo "deb: lintian (binary and source): no error, no unexplained warning"
 rm -rf -- "$scratch"
