@@ -28,7 +28,7 @@ mkdir -p -- "$scratch/nsbox-$version"
 # output, caches); outside a git checkout, everything but build/
 if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
 	git -C "$src" ls-files -z --cached --others --exclude-standard |
-		tar -C "$src" --null -T - -cf - | tar -C "$scratch/nsbox-$version" -xf -
+		tar -C "$src" --ignore-failed-read --null -T - -cf - | tar -C "$scratch/nsbox-$version" -xf -
 else
 	tar -C "$src" --exclude=./build -cf - . | tar -C "$scratch/nsbox-$version" -xf -
 fi
