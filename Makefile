@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nsbox build.  `make` builds build/nsbox; `make check` runs every test.
 
-VERSION    := 0.1.0
+# The one version number (VERSION): --version, the record's "nsbox" field,
+# debian/changelog (make check-version) and the Python/TypeScript packages.
+VERSION    := $(strip $(file <VERSION))
+ifeq ($(VERSION),)
+$(error VERSION: missing or empty (one line, e.g. 0.1.0))
+endif
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     ?= $(PREFIX)/bin
@@ -9,6 +14,14 @@ MANDIR     ?= $(PREFIX)/share/man
 PROFILEDIR ?= $(PREFIX)/share/nsbox/seccomp-profiles
 # The AppArmor profile (apparmor/nsbox) goes here when the directory exists.
 APPARMORDIR ?= /etc/apparmor.d
+# Shell completions (generated into $(BUILD)/completions by make completions).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# The source tree, where a profile not installed is looked up second: a
+# package builds with SRCDIR pointing at an installed directory, never at its
+# scratch build tree.
+SRCDIR     ?= $(CURDIR)
 
 CC         ?= gcc
 PKG_CONFIG ?= pkg-config
@@ -21,12 +34,15 @@ BUILD      ?= build
 # recommended by python3 and git, and the tests load Python's default CAs.
 # nodejs and node-undici: test_egress's Node fetch through the proxy (undici's
 # ProxyAgent; a NodeSource nodejs already installed is kept, its npm has one).
+# debhelper to mmdebstrap: make deb and make check-deb; bash-completion, zsh
+# and fish: make check-completions.
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libidn2-dev libunistring-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
-	nodejs node-undici
+	nodejs node-undici \
+	debhelper devscripts lintian fakeroot mmdebstrap bash-completion zsh fish
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl libidn2
@@ -71,7 +87,7 @@ SANLD :=
 endif
 
 CPPFLAGS += -Isrc -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" \
-	-DNSB_PROFILEDIR=\"$(PROFILEDIR)\" -DNSB_SRCDIR=\"$(CURDIR)\"
+	-DNSB_PROFILEDIR=\"$(PROFILEDIR)\" -DNSB_SRCDIR=\"$(SRCDIR)\"
 CFLAGS   += -std=gnu11 -g $(OPT) $(WARN) $(HARDEN) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--as-needed $(SANLD)
 LDLIBS   += $(PKG_LIBS)
@@ -115,7 +131,7 @@ CRITERION_FLAGS ?= --jobs 2
 
 all: $(BUILD)/nsbox
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*/*.h) Makefile
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h src/*/*.h) Makefile VERSION
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -c -o $@ $<
@@ -339,12 +355,16 @@ lint: lint-cppcheck lint-tidy
 	bash tests/check-funclen.sh
 	bash tests/check-filelen.sh
 	bash tests/check-apparmor.sh
+	bash tests/check-version.sh
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
-install: $(BUILD)/nsbox
+install: $(BUILD)/nsbox completions
 	install -D -m 0755 $(BUILD)/nsbox $(DESTDIR)$(BINDIR)/nsbox
+	install -D -m 0644 $(BUILD)/completions/nsbox.bash $(DESTDIR)$(BASHCOMPDIR)/nsbox
+	install -D -m 0644 $(BUILD)/completions/_nsbox $(DESTDIR)$(ZSHCOMPDIR)/_nsbox
+	install -D -m 0644 $(BUILD)/completions/nsbox.fish $(DESTDIR)$(FISHCOMPDIR)/nsbox.fish
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	if ls man/*.5 >/dev/null 2>&1; then install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/; fi
@@ -403,3 +423,47 @@ clean:
 include tests/vm/vm.mk
 
 -include $(wildcard $(BUILD)/obj/*.d)
+
+# ---- packaging (issue 18): completions, the Debian package, one version ----
+# The shell completions, generated from the option table (tools/complete_gen.c
+# links the option table and the built-in profiles), never edited by hand.
+COMPLETE_GEN := $(BUILD)/tools/complete_gen
+COMPLETIONS  := $(BUILD)/completions/nsbox.bash $(BUILD)/completions/_nsbox \
+	$(BUILD)/completions/nsbox.fish
+.PHONY: completions check-completions deb check-deb check-version
+
+$(COMPLETE_GEN): tools/complete_gen.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+$(BUILD)/completions/nsbox.%: $(COMPLETE_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@$(COMPLETE_GEN) $* $(PROFILEDIR) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/completions/_nsbox: $(COMPLETE_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@$(COMPLETE_GEN) zsh $(PROFILEDIR) >$@.tmp && mv $@.tmp $@
+
+completions: $(COMPLETIONS)
+
+# Every option in all three scripts, bash's completion function on partial
+# command lines (with Debian's bash-completion), zsh -n and fish -n.
+check-completions: $(COMPLETIONS) $(BUILD)/nsbox
+	bash tests/check-completions.sh $(abspath $(BUILD)) $(abspath $(BUILD)/nsbox)
+
+# debian/changelog's version is VERSION's.
+check-version:
+	bash tests/check-version.sh
+
+# build/nsbox_<version>_amd64.deb, built by dpkg-buildpackage in a scratch
+# copy of the tree (build/deb-src) so that the tree stays clean.
+deb:
+	bash tests/deb/build.sh $(abspath $(BUILD))
+
+# The package installed into a fresh Debian root (mmdebstrap), the README's
+# example run there as root and as a user, then purged: nothing may be left.
+check-deb: deb
+	bash tests/deb/check.sh $(abspath $(BUILD))
