@@ -136,6 +136,15 @@ timeout 150 bash "$src/tests/slurm/cluster.sh" start "$dir" "$NODES" ||
 . "$dir/env"
 say "cluster up in $(($(date +%s) - t0)) s: $(sinfo -h -o '%D nodes %T' | tr '\n' ' ')"
 
+# The README's per-node prerequisite check, one nsbox doctor per node.
+# shellcheck disable=SC2016 # expanded by the shell on each node
+probe='"$0" doctor >/dev/null; echo "$SLURMD_NODENAME $?"'
+doctor=$(timeout 60 runuser -u "$user" -- env SLURM_CONF="$SLURM_CONF" \
+	srun --chdir=/ --nodes="$NODES" --ntasks-per-node=1 sh -c "$probe" "$nsbox" | sort) ||
+	fail "srun nsbox doctor failed: $doctor"
+say "nsbox doctor per node: $(echo "$doctor" | tr '\n' ' ')"
+[ "$(grep -c ' 0$' <<<"$doctor")" -eq "$NODES" ] || fail "nsbox doctor did not exit 0 on every node"
+
 rm -rf -- "$work"
 install -d -o "$user" -g "$(id -gn "$user")" -- "$work"
 runuser -u "$user" -- bash "$src/examples/slurm/prepare.sh" "$work" "$NTASKS"
