@@ -39,3 +39,26 @@ check-slurm: $(BUILD)/nsbox
 
 # make lint checks the example's scripts too (tests/slurm/*.sh already are).
 SCRIPTS += $(wildcard examples/slurm/*.sh examples/slurm/*.sbatch)
+
+# `make check-slurm-vm`: what this host cannot show, on the cgroup v2 test VM
+# (tests/vm/, KVM or TCG): one slurmd with Slurm's cgroup/v2 plugin, and the
+# example's array job submitted as root and as the VM's user; nsbox's cgroup
+# must land under the job step's cgroup (tests/slurm/vm-slurm.sh).  The image
+# holds the host's Slurm and munge binaries with their libraries and the
+# plugin directory.  Not part of `make check` or CI: a few minutes under TCG.
+SLURM_VM_DIR     := $(BUILD)/slurm-vm
+SLURM_PLUGINDIR  := /usr/lib/x86_64-linux-gnu/slurm-wlm
+SLURM_VM_BINS    := /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged /usr/bin/munge \
+	/usr/bin/unmunge /usr/bin/flock /usr/bin/sbatch /usr/bin/squeue /usr/bin/sinfo /usr/bin/scontrol /bin/bash \
+	$(SLURM_PLUGINDIR)/cgroup_v2.so
+
+.PHONY: check-slurm-vm
+check-slurm-vm: $(BUILD)/nsbox
+	@mkdir -p $(SLURM_VM_DIR)
+	@set -e; kernel=$$(sh tests/vm/fetch-kernel.sh $(VM_DIR)/kernel); \
+	sh tests/vm/mkinitramfs.sh -o $(SLURM_VM_DIR)/initrd.cpio.gz \
+		$(foreach b,$(BUILD)/nsbox $(SLURM_VM_BINS),-b $(b)) -t tests/slurm/vm-slurm.sh \
+		-f seccomp-profiles:$(PROFILEDIR) -f $(SLURM_PLUGINDIR)/.:$(SLURM_PLUGINDIR) \
+		-f $$(realpath /usr/sbin/slurmstepd):/usr/sbin/slurmstepd \
+		-f examples/slurm/nsbox-array.sbatch:/bin/nsbox-array.sbatch; \
+	sh tests/vm/run.sh "$$kernel" $(SLURM_VM_DIR)/initrd.cpio.gz $(SLURM_VM_DIR)/serial.log 600
