@@ -127,6 +127,9 @@ cleanup() {
 	exit "$rc"
 }
 trap cleanup EXIT
+# A signal (make's timeout, ^C) still runs the cleanup.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 say "starting munge, slurmctld and $NODES slurmd under $dir"
 t0=$(date +%s)

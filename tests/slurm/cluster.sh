@@ -48,8 +48,13 @@ wait_for() { # SECONDS DESCRIPTION COMMAND...
 	die "$what did not happen within ${secs}s"
 }
 
+# No TCP socket of the host listens on the port (state 0A in /proc/net/tcp*,
+# the port in hex after the address's colon); no ss needed.
 port_free() {
-	! ss -Htln "sport = :$1" 2>/dev/null | grep -q .
+	local hex
+	hex=$(printf '%04X' "$1")
+	! awk -v p="$hex" '$4 == "0A" && substr($2, index($2, ":") + 1) == p { found = 1 }
+		END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 # The first base port whose NODES+1 ports are all free, from 16817 up.

@@ -22,19 +22,25 @@ deps-slurm:
 		echo "run as root: apt-get install -y --no-install-recommends $(SLURM_DEPS_PKGS)"; \
 	fi
 
-check-slurm: $(BUILD)/nsbox
-	@missing=; for p in $(SLURM_DEPS_PKGS); do \
+# The packages, installed as root when missing; where they cannot be, the
+# target says why and stops there with success ($(1): the target's name).
+define slurm_need_pkgs
+	missing=; for p in $(SLURM_DEPS_PKGS); do \
 		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" != 0 ]; then \
-			echo "check-slurm: SKIPPED: missing$$missing, and only root can install them (make deps-slurm)"; exit 0; \
+			echo "$(1): SKIPPED: missing$$missing, and only root can install them (make deps-slurm)"; exit 0; \
 		fi; \
-		echo "check-slurm: installing$$missing"; \
+		echo "$(1): installing$$missing"; \
 		if ! $(MAKE) --no-print-directory deps-slurm; then \
-			echo "check-slurm: SKIPPED: apt-get could not install$$missing"; exit 0; \
+			echo "$(1): SKIPPED: apt-get could not install$$missing"; exit 0; \
 		fi; \
-	fi; \
+	fi
+endef
+
+check-slurm: $(BUILD)/nsbox
+	@$(call slurm_need_pkgs,check-slurm); \
 	CHECK_SLURM_DIR=$(abspath $(BUILD))/slurm timeout 300 bash tests/slurm/check-slurm.sh $(abspath $(BUILD)/nsbox)
 
 # make lint checks the example's scripts too (tests/slurm/*.sh already are).
@@ -45,7 +51,7 @@ SCRIPTS += $(wildcard examples/slurm/*.sh examples/slurm/*.sbatch)
 # example's array job submitted as root and as the VM's user; nsbox's cgroup
 # must land under the job step's cgroup (tests/slurm/vm-slurm.sh).  The image
 # holds the host's Slurm and munge binaries with their libraries and the
-# plugin directory.  Not part of `make check` or CI: a few minutes under TCG.
+# plugin directory.  About a minute under TCG; a step of .ci/run.
 SLURM_VM_DIR     := $(BUILD)/slurm-vm
 SLURM_PLUGINDIR  := /usr/lib/x86_64-linux-gnu/slurm-wlm
 SLURM_VM_BINS    := /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged /usr/bin/munge \
@@ -54,8 +60,13 @@ SLURM_VM_BINS    := /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged /usr/b
 
 .PHONY: check-slurm-vm
 check-slurm-vm: $(BUILD)/nsbox
-	@mkdir -p $(SLURM_VM_DIR)
-	@set -e; kernel=$$(sh tests/vm/fetch-kernel.sh $(VM_DIR)/kernel); \
+	@$(call slurm_need_pkgs,check-slurm-vm); \
+	for p in $(VM_DEPS_PKGS); do \
+		dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'ok installed' || \
+			{ echo "check-slurm-vm: $$p is missing: make deps-vm" >&2; exit 1; }; \
+	done; \
+	mkdir -p $(SLURM_VM_DIR); \
+	set -e; kernel=$$(sh tests/vm/fetch-kernel.sh $(VM_DIR)/kernel); \
 	sh tests/vm/mkinitramfs.sh -o $(SLURM_VM_DIR)/initrd.cpio.gz \
 		$(foreach b,$(BUILD)/nsbox $(SLURM_VM_BINS),-b $(b)) -t tests/slurm/vm-slurm.sh \
 		-f seccomp-profiles:$(PROFILEDIR) -f $(SLURM_PLUGINDIR)/.:$(SLURM_PLUGINDIR) \
