@@ -421,6 +421,7 @@ clean:
 	rm -rf build
 
 include tests/vm/vm.mk
+include tests/slurm/slurm.mk
 
 -include $(wildcard $(BUILD)/obj/*.d)
 
