@@ -34,15 +34,16 @@ BUILD      ?= build
 # recommended by python3 and git, and the tests load Python's default CAs.
 # nodejs and node-undici: test_egress's Node fetch through the proxy (undici's
 # ProxyAgent; a NodeSource nodejs already installed is kept, its npm has one).
-# debhelper to mmdebstrap: make deb and make check-deb; bash-completion, zsh
-# and fish: make check-completions.
+# The package's and the completions' tools (DEB_DEPS_PKGS: make deb, make
+# check-deb; bash-completion, zsh and fish for make check-completions) come
+# with `make deps-deb`, which .ci/run calls, so that `make demo` stays light.
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libidn2-dev libunistring-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
-	nodejs node-undici \
-	debhelper devscripts lintian fakeroot mmdebstrap bash-completion zsh fish
+	nodejs node-undici
+DEB_DEPS_PKGS := debhelper devscripts lintian fakeroot mmdebstrap bash-completion zsh fish
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl libidn2
@@ -411,6 +412,14 @@ deps:
 		echo "run as root: apt-get install -y --no-install-recommends $(DEPS_PKGS)"; \
 	fi
 
+deps-deb:
+	@if [ "$$(id -u)" = 0 ]; then \
+		$(APT_INSTALL) $(DEB_DEPS_PKGS) || \
+		{ apt-get update -qq && $(APT_INSTALL) $(DEB_DEPS_PKGS); }; \
+	else \
+		echo "run as root: apt-get install -y --no-install-recommends $(DEB_DEPS_PKGS)"; \
+	fi
+
 # A second make reads the Makefile again once the dependencies are there
 # (and keeps -j from building before deps is done).
 demo: deps
@@ -431,7 +440,7 @@ include tests/slurm/slurm.mk
 COMPLETE_GEN := $(BUILD)/tools/complete_gen
 COMPLETIONS  := $(BUILD)/completions/nsbox.bash $(BUILD)/completions/_nsbox \
 	$(BUILD)/completions/nsbox.fish
-.PHONY: completions check-completions deb check-deb check-version
+.PHONY: completions check-completions deb check-deb check-version deps-deb
 
 $(COMPLETE_GEN): tools/complete_gen.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -48,7 +48,7 @@ grep -q 'usage: nsbox apply' <<<"$out" || bad "apply is no verb: $out"
 # ---- 2. bash's completion function on partial command lines -----------------
 bc=/usr/share/bash-completion/bash_completion
 if [ ! -r "$bc" ]; then
-	bad "$bc missing (make deps installs bash-completion)"
+	bad "$bc missing (make deps-deb installs bash-completion)"
 	exit 1
 fi
 fix=$(mktemp -d "${TMPDIR:-/tmp}/nsbox-comp.XXXXXX")
@@ -119,7 +119,7 @@ for sh in zsh fish; do
 		"$sh" -n "$f" || bad "$sh -n $f"
 		echo "check-completions: $sh -n $(basename "$f"): parsed"
 	else
-		echo "check-completions: $sh not installed: $(basename "$f") not parsed (make deps installs it)"
+		echo "check-completions: $sh not installed: $(basename "$f") not parsed (make deps-deb installs it)"
 	fi
 done
 # fish can run its completion too: `complete -C LINE` prints the candidates

@@ -52,7 +52,7 @@ fi
 }
 for t in mmdebstrap unshare pivot_root; do
 	command -v "$t" >/dev/null || {
-		echo "check-deb: $t not installed (make deps)" >&2
+		echo "check-deb: $t not installed (make deps-deb)" >&2
 		exit 1
 	}
 done
