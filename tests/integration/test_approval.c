@@ -166,6 +166,17 @@ NSB_ITEST(approval, approved_run_runs)
 
 	make_project();
 	check_id(NULL, "m", id);
+	/* --check with the id: the run would go ahead */
+	RUN(&r, "--policy", "p.conf", "--rw", "out", "--approved", id, "--check", "--", "touch",
+	    "out/m");
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, jget(r.out, "verdict"), "ask");
+	ITEST_EXPECT_STR(&r, jget(r.out, "allowed"), "true");
+	ITEST_EXPECT_STR(&r, jget(r.out, "approval.approved"), "true");
+	ITEST_EXPECT_STR(&r, jget(r.out, "approval.approval_id"), id);
+	itest_run_close(&r);
+	cr_expect(false == exists("out/m"), "--check ran the command");
+
 	RUN(&r, "--policy", "p.conf", "--rw", "out", "--approved", id, "--", "touch", "out/m");
 	ITEST_EXPECT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
