@@ -17,6 +17,7 @@
 #include "sandbox/init.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
+#include "supervisor/run_approval.h"
 #include "supervisor/isolation.h"
 #include "supervisor/run_net.h"
 #include "supervisor/userns.h"
@@ -354,25 +355,11 @@ int nsb_run_prepare(struct nsb_run *run)
 	if (nsb_isolation_decide(run, &e) < 0)
 		return nsb_run_fail(run, &e);
 	/* The front gate: decided before anything exists. */
-	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
+	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0 ||
+	    nsb_run_decide_approval(run, &e) < 0)
 		return nsb_run_fail(run, &e);
 	run->res.gate_metachar = run->front.verdict.metachar;
 	return 0;
-}
-
-/* The gate refused: nothing is created; main.c prints the refusal. */
-static void record_denial(struct nsb_run *run)
-{
-	const struct nsb_gate_verdict *v = &run->front.verdict;
-	struct nsb_result *res = &run->res;
-
-	res->status = NSB_STATUS_DENIED;
-	res->denied = true;
-	res->exit_code_set = true;
-	res->exit_code = NSB_EXIT_CODE_DENIED;
-	res->reason = v->reason;
-	res->has_denial = true;
-	nsb_gate_denial(v, &res->denial);
 }
 
 /*
@@ -534,10 +521,9 @@ void nsb_run_execute(struct nsb_run *run)
 {
 	struct nsb_error e = {0};
 
-	if (!run->front.verdict.allowed) {
-		record_denial(run);
+	/* Refused by the gate, or held by an ask rule: nothing is created. */
+	if (nsb_run_gate_stops(run))
 		return;
-	}
 	/* What the payload's stdin, stdout and stderr will be (a directory
 	 * there is a usage error): decided only for a run that goes ahead. */
 	if (nsb_stdio_decide(run->cfg->pty, run->plan.pipe_output, &run->stdio, &e) < 0) {
