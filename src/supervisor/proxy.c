@@ -188,9 +188,10 @@ static void *acceptor_main(void *arg)
 		if (!(pfd[0].revents & POLLIN))
 			continue;
 		int fd = accept4(p->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd >= 0)
+		if (fd >= 0) {
+			nsb_proxy_loopback_tcp(fd); /* the sandbox's lo */
 			conn_start(p, fd, &attr);
-		else if (errno == EMFILE || errno == ENFILE)
+		} else if (errno == EMFILE || errno == ENFILE)
 			poll(NULL, 0, 10); /* let connections finish */
 	}
 	pthread_attr_destroy(&attr);

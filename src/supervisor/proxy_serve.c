@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,6 +140,23 @@ static int check_addrs(struct conn *c, struct target *t, struct addrinfo *ai, bo
 	return 0;
 }
 
+void nsb_proxy_loopback_tcp(int fd)
+{
+	static const char reno[] = "reno";
+
+	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, reno, sizeof(reno) - 1) < 0)
+		return; /* the host's default stays */
+}
+
+static bool loopback(const struct addrinfo *i)
+{
+	if (i->ai_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)i->ai_addr)->sin_addr.s_addr) >> 24) ==
+		       127;
+	return i->ai_family == AF_INET6 &&
+	       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)i->ai_addr)->sin6_addr);
+}
+
 /* Non-blocking connect with a timeout; the socket stays non-blocking. */
 static int connect_one(struct addrinfo *i)
 {
@@ -147,6 +165,8 @@ static int connect_one(struct addrinfo *i)
 
 	if (fd < 0)
 		return -errno;
+	if (loopback(i))
+		nsb_proxy_loopback_tcp(fd);
 	if (connect(fd, i->ai_addr, i->ai_addrlen) < 0 && errno != EINPROGRESS) {
 		err = errno;
 		close(fd);
