@@ -885,3 +885,77 @@ NSB_ITEST(egress, names_and_urls_as_clients_write_them)
 	 * "PORT/simple/" after the URL's colon is no relative path. */
 	fetch_ok(&s, "--no-project", url("pkg.nsbox.test:%u", s.port), "pkg.nsbox.test");
 }
+
+/* ss(8)'s lines for the TCP connections of PID's network namespace. */
+static char *ss_lines(pid_t pid)
+{
+	char cmd[96];
+	static char out[16384];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nsenter -t %d -n ss -tinH 2>&1", (int)pid);
+	f = popen(cmd, "r");
+	cr_assert(f != NULL);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	pclose(f);
+	return out;
+}
+
+static bool same_netns(pid_t pid)
+{
+	char path[64], a[64] = "", b[64] = "";
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+	return readlink(path, a, sizeof(a) - 1) > 0 &&
+	       readlink("/proc/self/ns/net", b, sizeof(b) - 1) > 0 && strcmp(a, b) == 0;
+}
+
+NSB_ITEST(egress, loopback_hops_do_not_pace)
+{
+	static const char hold[] = "import socket, sys, time\n"
+				   "s = socket.create_connection(('127.0.0.1', 3128))\n"
+				   "s.sendall(('CONNECT 127.0.0.1:%s HTTP/1.1\\r\\n\\r\\n'"
+				   " % sys.argv[1]).encode())\n"
+				   "print(s.recv(200).split(b'\\r\\n')[0].decode(), flush=True)\n"
+				   "time.sleep(4)\n";
+	struct itest_run r;
+	struct server s;
+	char port[8];
+	pid_t pid = 0;
+	char *lines = NULL;
+
+	cr_assert(server_start(&s, 0, false));
+	itest_write(&itest_cur, "nsbox-hold-conn.py", hold);
+	snprintf(port, sizeof(port), "%u", s.port);
+	itest_start(&itest_cur, NULL,
+		    ITEST_ARGV("--allow-net", url("127.0.0.1:%u", s.port), "--", "python3",
+			       "nsbox-hold-conn.py", port),
+		    &r);
+	/* The payload (not nsbox, whose argv names the script too), once its
+	 * tunnel is up. */
+	for (int i = 0; i < 300 && (!lines || !strstr(lines, ":3128")); i++) {
+		pid_t pids[4];
+		int n = itest_find_procs("nsbox-hold-conn.py", pids, 4);
+
+		itest_sleep_ms(10);
+		for (int k = 0; k < n && k < 4; k++)
+			if (!same_netns(pids[k])) {
+				pid = pids[k];
+				lines = ss_lines(pid);
+			}
+	}
+	cr_assert(pid > 0 && lines && strstr(lines, ":3128"), "no connection inside: %s",
+		  lines ? lines : "(no payload)");
+	/* The proxy's end, in the sandbox's namespace: Reno, not the host's BBR. */
+	cr_expect(strstr(lines, "reno") != NULL, "inside: %s", lines);
+	/* Its upstream end, in the host's namespace, to a loopback address. */
+	lines = ss_lines(getpid());
+	snprintf(port, sizeof(port), ":%u ", s.port);
+	cr_expect(strstr(lines, port) && strstr(lines, "reno"), "host side: %s", lines);
+	itest_wait(&r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, r.out, "HTTP/1.1 200 Connection established\n");
+	itest_run_close(&r);
+}
