@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The request document nsbox reads with ``--request-fd`` (see nsbox(1),
+REQUESTS, and schemas/request.schema.json).
+
+The package never assembles a command line for the sandboxed command: every
+option travels as a member of one JSON document over a pipe, so an argument
+that starts with ``-`` or holds a space means nothing special on the way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
+
+__all__ = ["build_request", "Size"]
+
+#: A size: bytes as an int, or nsbox's text form ("512M", "1G").
+Size = Union[int, str]
+
+
+def _strs(name: str, value: Optional[Sequence[str]]) -> list:
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a list of strings, not a single string")
+    out = []
+    for item in value:
+        if not isinstance(item, str):
+            raise TypeError(f"{name} entries must be strings, got {type(item).__name__}")
+        out.append(item)
+    return out
+
+
+def build_request(
+    argv: Sequence[str],
+    *,
+    project: Optional[str] = None,
+    cwd: Optional[str] = None,
+    ro: Optional[Sequence[str]] = None,
+    rw: Optional[Sequence[str]] = None,
+    tmpfs: Optional[Sequence[str]] = None,
+    env: Optional[Mapping[str, str]] = None,
+    allow_net: Optional[Sequence[str]] = None,
+    deny_net: Optional[Sequence[str]] = None,
+    memory: Optional[Size] = None,
+    pids: Optional[Union[int, str]] = None,
+    cpus: Optional[float] = None,
+    timeout: Optional[float] = None,
+    max_output: Optional[Size] = None,
+    seccomp: Optional[str] = None,
+    policy: Optional[str] = None,
+    actor: Optional[str] = None,
+    reason: Optional[str] = None,
+    side_effect: Optional[str] = None,
+    extra: Optional[Mapping[str, Any]] = None,
+) -> Dict[str, Any]:
+    """Return the request document for one run, as a dict.
+
+    Only what was given appears, so nsbox's own defaults apply to the rest.
+    Output is always captured into the record (``capture``): that is how
+    :class:`~nsbox.SandboxResult` gets ``stdout`` and ``stderr``.  ``extra``
+    is merged last, for request members this version does not name.
+    """
+    args = _strs("argv", argv)
+    if not args:
+        raise ValueError("argv must name a command")
+    req: Dict[str, Any] = {"argv": args}
+    if project is not None:
+        req["project"] = str(project)
+    if cwd is not None:
+        req["cwd"] = str(cwd)
+    for name, value in (("ro", ro), ("rw", rw), ("tmpfs", tmpfs)):
+        items = _strs(name, value)
+        if items:
+            req[name] = items
+    if env:
+        for k, v in env.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError("env must map strings to strings")
+        req["env"] = dict(env)
+    network: Dict[str, Any] = {}
+    if allow_net:
+        network["allow"] = _strs("allow_net", allow_net)
+    if deny_net:
+        network["deny"] = _strs("deny_net", deny_net)
+    if network:
+        req["network"] = network
+    limits: Dict[str, Any] = {}
+    for name, value in (
+        ("memory", memory),
+        ("pids", pids),
+        ("cpus", cpus),
+        ("timeout", timeout),
+        ("max_output", max_output),
+    ):
+        if value is not None:
+            if isinstance(value, bool):
+                raise TypeError(f"{name} must be a number or a string")
+            limits[name] = value
+    if limits:
+        req["limits"] = limits
+    req["capture"] = True
+    if seccomp is not None:
+        req["seccomp"] = seccomp
+    if policy is not None:
+        req["policy"] = str(policy)
+    for name, value in (("actor", actor), ("reason", reason), ("side_effect", side_effect)):
+        if value is not None:
+            req[name] = value
+    if extra:
+        req.update(extra)
+    return req
