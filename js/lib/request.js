@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+'use strict';
+// The request document nsbox reads with --request-fd (nsbox(1), and
+// schemas/request.schema.json).  No command line is assembled for the
+// sandboxed command: every option is a member of one JSON document.
+
+function strs(name, value) {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string' || !Array.isArray(value)) {
+    throw new TypeError(`${name} must be an array of strings`);
+  }
+  for (const item of value) {
+    if (typeof item !== 'string') throw new TypeError(`${name} entries must be strings`);
+  }
+  return [...value];
+}
+
+// options may be spelled as in JavaScript (maxOutput) or as in the request
+// and the Python package (max_output)
+function opt(o, camel, snake) {
+  if (o[camel] !== undefined && o[camel] !== null) return o[camel];
+  if (snake && o[snake] !== undefined && o[snake] !== null) return o[snake];
+  return undefined;
+}
+
+/**
+ * The request for one run of argv under options; only what was given
+ * appears.  Output is always captured into the record.
+ */
+function buildRequest(argv, o = {}) {
+  const args = strs('argv', argv);
+  if (args.length === 0) throw new RangeError('argv must name a command');
+  const req = { argv: args };
+  if (o.project !== undefined && o.project !== null) req.project = String(o.project);
+  if (o.cwd !== undefined && o.cwd !== null) req.cwd = String(o.cwd);
+  for (const name of ['ro', 'rw', 'tmpfs']) {
+    const items = strs(name, o[name]);
+    if (items.length) req[name] = items;
+  }
+  if (o.env && Object.keys(o.env).length) {
+    for (const [k, v] of Object.entries(o.env)) {
+      if (typeof v !== 'string') throw new TypeError(`env.${k} must be a string`);
+    }
+    req.env = { ...o.env };
+  }
+  const network = {};
+  const allow = strs('allowNet', opt(o, 'allowNet', 'allow_net'));
+  const deny = strs('denyNet', opt(o, 'denyNet', 'deny_net'));
+  if (allow.length) network.allow = allow;
+  if (deny.length) network.deny = deny;
+  if (Object.keys(network).length) req.network = network;
+  const limits = {};
+  for (const [camel, snake] of [['memory'], ['pids'], ['cpus'], ['timeout'], ['maxOutput', 'max_output']]) {
+    const v = opt(o, camel, snake);
+    if (v === undefined) continue;
+    if (typeof v !== 'number' && typeof v !== 'string') {
+      throw new TypeError(`${camel} must be a number or a string`);
+    }
+    limits[snake || camel] = v;
+  }
+  if (Object.keys(limits).length) req.limits = limits;
+  req.capture = true;
+  for (const [camel, snake] of [['seccomp'], ['policy'], ['actor'], ['reason'], ['sideEffect', 'side_effect']]) {
+    const v = opt(o, camel, snake);
+    if (v !== undefined) req[snake || camel] = v;
+  }
+  if (o.extra) Object.assign(req, o.extra);
+  return req;
+}
+
+/** For an nsbox older than --request-fd: the same request as options. */
+function requestToOptions(req) {
+  const out = [];
+  if (req.project !== undefined) out.push('--project', req.project);
+  if (req.cwd !== undefined) out.push('--chdir', req.cwd);
+  for (const name of ['ro', 'rw', 'tmpfs']) for (const i of req[name] || []) out.push(`--${name}`, i);
+  for (const [k, v] of Object.entries(req.env || {})) out.push('--env', `${k}=${v}`);
+  const net = req.network || {};
+  for (const i of net.allow || []) out.push('--allow-net', i);
+  for (const i of net.deny || []) out.push('--deny-net', i);
+  const limits = req.limits || {};
+  for (const name of ['memory', 'pids', 'cpus', 'timeout', 'max_output']) {
+    if (limits[name] !== undefined) out.push(`--${name.replace('_', '-')}`, String(limits[name]));
+  }
+  if (req.capture) out.push('--capture');
+  if (req.seccomp !== undefined) out.push('--seccomp', req.seccomp);
+  if (req.policy !== undefined) out.push('--policy', req.policy);
+  return [...out, '--', ...req.argv];
+}
+
+module.exports = { buildRequest, requestToOptions };
