@@ -121,3 +121,10 @@ def test_agent_demo(nsbox_bin: str) -> None:
     rows = json.loads(proc.stdout)
     assert len(rows) >= 10 and all(r["as_expected"] for r in rows)
     assert stat.S_ISREG(os.stat(demo).st_mode)
+
+
+def test_imported_from_the_installed_wheel() -> None:
+    venv = os.environ.get("NSBOX_PY_INSTALLED")
+    if not venv:
+        pytest.skip("not run from make check-python's venv")
+    assert os.path.realpath(nsbox.__file__).startswith(os.path.realpath(venv))
