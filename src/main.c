@@ -38,6 +38,10 @@ static int report(struct nsb_result *res, int result_fd, int64_t start)
 		nsb_fputs_escaped(stderr, res->denial.token);
 		fprintf(stderr, "' (argument %d): %s\n", res->denial.argv_index, res->denial.hint);
 	}
+	if (res->status == NSB_STATUS_NEEDS_APPROVAL) {
+		fprintf(stderr, "nsbox: needs approval: %s: %s\n", res->approval_rule, res->reason);
+		fprintf(stderr, "nsbox: hint: %s\n", res->approval_hint);
+	}
 	if (res->has_setup_error && res->status != NSB_STATUS_EXITED &&
 	    res->status != NSB_STATUS_SIGNALED) {
 		fprintf(stderr, "nsbox: %s\n", se->message);
@@ -65,7 +69,7 @@ static int print_check(struct nsb_run *run)
 		fprintf(stderr, "nsbox: %s\n", e.message);
 		return NSB_EXIT_NSBOX;
 	}
-	return run->front.verdict.allowed ? 0 : NSB_EXIT_DENIED;
+	return nsb_front_goes_ahead(&run->front) ? 0 : NSB_EXIT_DENIED;
 }
 
 /* Which mode, on which run; returns the exit status once everything is said. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/approval.h"
 #include "core/cli_options.h"
 #include "base/util.h"
 #include "core/protect.h"
@@ -387,6 +388,19 @@ static int set_result_fd(const struct nsb_cli_option *o, const char *arg, struct
 	return 0;
 }
 
+/* --approved ID: an approval_id as --check prints it (core/approval.h). */
+static int set_approved(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			struct nsb_error *e)
+{
+	if (!nsb_approval_id_valid(arg))
+		return nsb_cli_usage_err(e, -EINVAL,
+					 "give the approval_id that nsbox --check printed for this "
+					 "request",
+					 "--approved '%.80s': not 64 hexadecimal digits", arg);
+	s->c->approved = arg;
+	return 0;
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 #define FIELD(f) .field = offsetof(struct nsb_config, f)
@@ -497,6 +511,7 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .what = "invalid file name"},
 	{.name = "--print-policy", .set = set_flag, FIELD(print_policy)},
 	{.name = "--check", .set = set_flag, FIELD(check)},
+	{.name = "--approved", .metavar = "ID", .set = set_approved},
 	/* Hardening */
 	{.name = "--seccomp",
 	 .metavar = "NAME|PATH",

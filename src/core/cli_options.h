@@ -52,7 +52,7 @@ struct nsb_cli_option {
 };
 
 /* The rows, in --help order. */
-#define NSB_CLI_N_OPTIONS 51
+#define NSB_CLI_N_OPTIONS 52
 extern const struct nsb_cli_option nsb_cli_options[];
 
 /* The egress options' setters (cli_net.c). */

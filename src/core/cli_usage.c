@@ -67,6 +67,7 @@ const char nsb_cli_usage[] =
 	"  --policy FILE         read gate settings from FILE (nsbox-policy(5))\n"
 	"  --print-policy        print the effective gate policy and exit\n"
 	"  --check               dry run: print the plan and the verdict as JSON, run nothing\n"
+	"  --approved ID         run a command an ask rule holds, approved as ID (--check)\n"
 	"\n"
 	"Hardening:\n"
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"

@@ -171,6 +171,12 @@ struct nsb_config {
 	uint64_t proxy_port;	   /* --proxy-port; 0: the default */
 	bool net_proxy;		   /* any of the four: proxy mode */
 	const char *overlay_store; /* --overlay-store PATH: upper layers on disk */
+	/* The structured request (issue 17): echoed into the record. */
+	const char *request_actor;
+	const char *request_reason;
+	const char *request_side_effect;
+	/* --approved ID (issue 17, core/approval.h): 64 hex digits, checked. */
+	const char *approved;
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

@@ -36,6 +36,7 @@ enum nsb_status {
 	NSB_STATUS_SETUP_FAILED,
 	NSB_STATUS_EXEC_FAILED,
 	NSB_STATUS_USAGE_ERROR,
+	NSB_STATUS_NEEDS_APPROVAL, /* an ask rule held the command (issue 17) */
 };
 
 struct nsb_denial {
@@ -204,6 +205,16 @@ struct nsb_result {
 	struct nsb_net_conn *net_conns;
 	size_t n_net_conns;
 	uint64_t net_conns_more;
+	/* allow / ask / deny (issue 17): "approval", written when set, i.e.
+	 * an ask rule held the command or --approved was given.  Strings
+	 * point into the run's front (not owned). */
+	bool has_approval;
+	const char *approval_rule;	  /* "ask argv git push"; NULL: no rule held it */
+	const char *approval_consequence; /* NULL: none */
+	const char *approval_id;	  /* this request's id */
+	const char *approval_given;	  /* --approved ID, or NULL */
+	bool approval_needed, approval_approved;
+	const char *approval_hint; /* for needs_approval; NULL otherwise */
 };
 
 struct nsb_json;

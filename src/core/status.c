@@ -14,6 +14,7 @@ const char *nsb_status_name(enum nsb_status s)
 		[NSB_STATUS_SETUP_FAILED] = "setup_failed",
 		[NSB_STATUS_EXEC_FAILED] = "exec_failed",
 		[NSB_STATUS_USAGE_ERROR] = "usage_error",
+		[NSB_STATUS_NEEDS_APPROVAL] = "needs_approval",
 	};
 
 	if ((unsigned)s >= ARRAY_SIZE(names) || !names[s])

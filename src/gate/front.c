@@ -328,7 +328,6 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 			 const struct nsb_front *f, const struct nsb_bpf *bpf, struct nsb_error *e)
 {
 	_cleanup_(nsb_json_free) struct nsb_json j;
-	const struct nsb_gate_verdict *v = &f->verdict;
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
 	int r;
@@ -339,9 +338,12 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	nsb_json_int(&j, 1);
 	put_str(&j, "nsbox", NSB_VERSION);
 	put_bool(&j, "check", true);
-	put_bool(&j, "allowed", v->allowed);
+	/* allowed: the run would go ahead (an ask rule without its approval
+	 * holds it like a refusal, exit 123); gate.allowed is the gate's word. */
+	put_bool(&j, "allowed", nsb_front_goes_ahead(f));
 	nsb_json_key(&j, "exit_code");
-	nsb_json_int(&j, v->allowed ? 0 : NSB_EXIT_DENIED);
+	nsb_json_int(&j, nsb_front_goes_ahead(f) ? 0 : NSB_EXIT_DENIED);
+	nsb_front_ask_json(&j, c, f);
 
 	nsb_json_key(&j, "command");
 	nsb_json_begin_object(&j);

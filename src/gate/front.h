@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "gate/gate.h"
 #include "core/plan.h"
+#include "gate/front_ask.h"
 
 struct nsb_bpf;
 
@@ -28,6 +29,7 @@ struct nsb_front {
 	struct nsb_gate_verdict verdict;
 	const char **view; /* every mount's inside destination (owned array) */
 	size_t n_view;
+	struct nsb_front_ask ask; /* allow / ask / deny (front_ask.h) */
 };
 
 /* Effective policy; errors (stage "policy" or "usage") name the file or option. */

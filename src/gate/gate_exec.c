@@ -18,6 +18,7 @@
 #include "gate/gate_exec.h"
 #include "gate/gate_interp.h"
 #include "gate/gate_opts.h"
+#include "gate/policy_ask.h"
 #include "gate/gate_rules.h"
 #include "gate/gate_shellopt.h"
 #include "gate/gate_which.h"
@@ -48,6 +49,8 @@ int nsb_gate_exec_cmd(struct nsb_gate_ctx *c, int s, int e, struct nsb_exec_chai
 		real_base = NULL;
 	if (nsb_gate_check_denied(c, s, e, called, real_base, real_path, ch.ids))
 		return 1;
+	/* Not a refusal: a note for the front (front_ask.c), deny rules winning. */
+	nsb_gate_ask_cmd(c, s, e, called, real_base);
 
 	/*
 	 * Kind by the called name first: a multi-call binary (busybox) decides

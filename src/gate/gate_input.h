@@ -141,6 +141,10 @@ struct nsb_gate_verdict {
 	char hint[NSB_GATE_TEXT_MAX];	/* how to do the legitimate thing */
 	char reason[NSB_GATE_TEXT_MAX]; /* what was refused and why */
 	const char *metachar; /* the shell.metachar mode that judged: "syntax", "strict", "off" */
+	/* An exec or argv ask rule matched (policy_ask.h): 1 + its index in
+	 * the policy's ask rules, 0 for none; and the command's position. */
+	int ask_rule;
+	int ask_argv_index;
 };
 
 /*

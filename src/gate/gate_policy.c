@@ -9,6 +9,7 @@
 
 #include "base/macro.h"
 #include "gate/gate_policy.h"
+#include "gate/policy_ask.h"
 #include "gate/gate_tables.h"
 #include "gate/gate_shellopt.h"
 #include "base/util.h"
@@ -46,6 +47,7 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 		free(p->lazy_tools[i]);
 	nsb_gate_shellopt_free(p);
 	free(p->net);
+	nsb_ask_free(p);
 	nsb_gate_policy_init(p);
 }
 

@@ -17,6 +17,7 @@
 struct nsb_net_policy;
 
 struct nsb_shellopt;
+struct nsb_ask_rules;
 
 #define NSB_GATE_NAME_MAX 255 /* one executable name (NAME_MAX) */
 
@@ -72,6 +73,8 @@ struct nsb_gate_policy {
 	/* allow-net, deny-net, allow-net-range lines (policy_net.h): NULL
 	 * until the first one. */
 	struct nsb_net_policy *net;
+	/* ask rules (policy_ask.h): NULL until the first one. */
+	struct nsb_ask_rules *ask;
 };
 
 /* The policy as its lazy rows are added to it: it owns them, and the

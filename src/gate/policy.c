@@ -18,6 +18,7 @@
 #include "gate/policy.h"
 #include "gate/gate_shellopt.h"
 #include "gate/policy_net.h"
+#include "gate/policy_ask.h"
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
@@ -66,6 +67,7 @@ enum dkind {
 	D_DENY_MODE,
 	D_METACHAR,
 	D_SHELL_OPTION,
+	D_ASK,
 };
 
 static const struct {
@@ -84,6 +86,7 @@ static const struct {
 	{"deny-mode", D_DENY_MODE},
 	{"metachar", D_METACHAR},
 	{"shell-option", D_SHELL_OPTION},
+	{"ask", D_ASK},
 };
 
 static int name_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
@@ -253,6 +256,21 @@ static int shellopt_directive(const struct pctx *c, const char *line, const char
 	return 0;
 }
 
+/* ask exec|argv|side-effect ... [: CONSEQUENCE] (policy_ask.c). */
+static int ask_directive(const struct pctx *c, const char *line, const char *arg,
+			 struct nsb_gate_policy *p)
+{
+	size_t col = 0;
+	const char *why = NULL;
+	int r = nsb_ask_add(p, arg, &col, &why);
+	if (r < 0)
+		return perr(
+			c, r, (size_t)(arg - line) + col + 1,
+			"for example: ask argv git push : publishes commits (see nsbox-policy(5))",
+			"%s", why);
+	return 0;
+}
+
 static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_policy *p)
 {
 	const char *s = line;
@@ -288,6 +306,8 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 			return metachar_directive(c, line, arg, p);
 		case D_SHELL_OPTION:
 			return shellopt_directive(c, line, arg, p);
+		case D_ASK:
+			return ask_directive(c, line, arg, p);
 		case D_ALLOW_INLINE:
 		case D_ALLOW_META:
 			if (*arg)
@@ -400,6 +420,7 @@ int nsb_policy_print(FILE *out, const struct nsb_gate_policy *p, struct nsb_erro
 	for (size_t i = 0; i < p->n_shellopt; i++)
 		nsb_gate_shellopt_print(out, &p->shellopt[i]);
 	nsb_gate_net_print(out, p);
+	nsb_ask_print(out, p);
 	if (fflush(out) == EOF || ferror(out))
 		return nsb_error_set(e, -EIO, NSB_STAGE_GATE, "--print-policy: write the policy");
 	return 0;

@@ -17,6 +17,7 @@
 #include "sandbox/init.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
+#include "supervisor/run_approval.h"
 #include "supervisor/isolation.h"
 #include "supervisor/run_net.h"
 #include "supervisor/userns.h"
@@ -357,6 +358,13 @@ int nsb_run_prepare(struct nsb_run *run)
 	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
 		return nsb_run_fail(run, &e);
 	run->res.gate_metachar = run->front.verdict.metachar;
+	/* allow / ask / deny: an ask rule, and the approval id when needed. */
+	struct nsb_front_ask_in ai = {
+		.cwd = run->cwd_real,
+		.seccomp_sha256 = run->bpf.none ? NULL : run->bpf.sha256,
+	};
+	if (nsb_front_ask(cfg, &run->front, &ai, &e) < 0)
+		return nsb_run_fail(run, &e);
 	return 0;
 }
 
@@ -538,6 +546,9 @@ void nsb_run_execute(struct nsb_run *run)
 		record_denial(run);
 		return;
 	}
+	/* An ask rule holds it without a matching --approved: nothing runs. */
+	if (nsb_run_record_approval(run))
+		return;
 	/* What the payload's stdin, stdout and stderr will be (a directory
 	 * there is a usage error): decided only for a run that goes ahead. */
 	if (nsb_stdio_decide(run->cfg->pty, run->plan.pipe_output, &run->stdio, &e) < 0) {

@@ -20,6 +20,7 @@ int nsb_exit_code_for(const struct nsb_result *res)
 	case NSB_STATUS_OOM_KILLED:
 		return NSB_EXIT_SIGNAL + SIGKILL;
 	case NSB_STATUS_DENIED:
+	case NSB_STATUS_NEEDS_APPROVAL: /* nothing ran, as for a refusal */
 		return NSB_EXIT_DENIED;
 	case NSB_STATUS_EXEC_FAILED:
 		return res->setup_error.stage == NSB_STAGE_RESOLVE ? NSB_EXIT_NOTFOUND

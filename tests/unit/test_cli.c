@@ -1320,6 +1320,7 @@ static const char usage_before_the_table[] =
 	"  --policy FILE         read gate settings from FILE (nsbox-policy(5))\n"
 	"  --print-policy        print the effective gate policy and exit\n"
 	"  --check               dry run: print the plan and the verdict as JSON, run nothing\n"
+	"  --approved ID         run a command an ask rule holds, approved as ID (--check)\n"
 	"\n"
 	"Hardening:\n"
 	"  --seccomp NAME|PATH   seccomp profile (default: default; strict; none)\n"
@@ -1370,7 +1371,7 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 51));
+	cr_expect(eq(sz, rows, 52));
 }
 
 /* ---- --isolation ------------------------------------------------------------ */

@@ -152,6 +152,7 @@ Test(result, every_status_has_its_name)
 		[NSB_STATUS_SETUP_FAILED] = "setup_failed",
 		[NSB_STATUS_EXEC_FAILED] = "exec_failed",
 		[NSB_STATUS_USAGE_ERROR] = "usage_error",
+		[NSB_STATUS_NEEDS_APPROVAL] = "needs_approval",
 	};
 
 	for (size_t s = 0; s < ARRAY_SIZE(want); s++) {
