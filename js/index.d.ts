@@ -162,7 +162,8 @@ export class Verdict {
   readonly reason: string | null;
   /** For ask: the one-line text for an approval prompt. */
   readonly consequence: string | null;
-  /** For ask: the id run({ approved }) accepts for exactly this request. */
+  /** The id of exactly this request; for ask, what run({ approved }) accepts
+   *  once a human approved it; null for deny. */
   readonly approvalId: string | null;
   readonly approval_id: string | null;
   /** The whole --check document. */

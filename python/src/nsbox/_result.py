@@ -156,8 +156,10 @@ class Verdict:
         hint: what to do instead, for a refusal.
         reason: the gate's explanation, or ``None``.
         consequence: for ``ask``, the one-line text for an approval prompt.
-        approval_id: for ``ask``, the id that ``run(..., approved=ID)``
-            accepts for exactly this request; ``None`` otherwise.
+        approval_id: the id of exactly this request (SHA-256 of the
+            canonical request and the policy): for ``ask``, what
+            ``run(..., approved=ID)`` accepts once a human approved it;
+            ``None`` for ``deny``.
         plan: the whole ``--check`` document (mounts, env, limits, seccomp,
             gate policy, ...).
     """
