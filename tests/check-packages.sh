@@ -63,6 +63,8 @@ check_python() {
 	[ -x "$venv/bin/python" ] || "$python" -m venv --system-site-packages "$venv"
 	# build from a copy: setuptools writes build/ and *.egg-info next to the sources
 	rm -rf "$stage" "$wheels" && cp -r "$src/python" "$stage"
+	"$venv/bin/python" -m pip install -q --no-build-isolation --no-index "$stage"
+	rm -rf "$stage" && cp -r "$src/python" "$stage"
 	"$venv/bin/python" -m pip wheel -q --no-build-isolation --no-deps --no-index -w "$wheels" "$stage"
 	"$venv/bin/python" -m pip install -q --no-index --no-deps --force-reinstall "$wheels"/nsbox-*.whl
 	echo "== pytest (installed wheel: $(basename "$wheels"/nsbox-*.whl)) as $(id -un)"
