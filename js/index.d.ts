@@ -5,10 +5,8 @@
 /** A size: bytes as a number, or nsbox's text form ("512M", "1G"). */
 export type Size = number | string;
 
-export interface SandboxOptions {
-  /** Project root, bound read-only and the working directory inside
-   *  (default: the current directory).  Relative ro/rw paths resolve from it. */
-  project?: string;
+/** The request's options, as a Sandbox holds them and a run overrides them. */
+export interface RequestOptions {
   /** Host paths bound read-only ("PATH" or "PATH:DEST"). */
   ro?: string[];
   /** Host paths bound read-write. */
@@ -42,17 +40,50 @@ export interface SandboxOptions {
   side_effect?: string;
   /** The nsbox executable; else $NSBOX_BIN, else nsbox on PATH. */
   binary?: string;
+  killAfter?: number;
+  kill_after?: number;
+  tmpSize?: Size;
+  tmp_size?: Size;
+  /** Keep the host network (network.share). */
+  shareNet?: boolean;
+  share_net?: boolean;
+  allowNetRange?: string[];
+  allow_net_range?: string[];
+  proxyPort?: number;
+  proxy_port?: number;
+  hostname?: string;
+  allowInlineCode?: boolean;
+  allowMetachar?: boolean;
+  allowPath?: string[];
+  denyExec?: string[];
+  allowExec?: string[];
+  mask?: string[];
+  overlay?: string[];
+  isolation?: 'namespaces' | 'landlock' | 'auto';
   /** Further request members, passed through unchanged. */
   extra?: Record<string, unknown>;
 }
 
-export interface RunOptions extends Omit<SandboxOptions, 'project' | 'binary'> {
+export interface SandboxOptions extends RequestOptions {
+  /** Project root, bound read-only and the working directory inside
+   *  (default: the current directory).  Relative ro/rw paths resolve from it. */
+  project?: string;
+  /** The nsbox executable; else $NSBOX_BIN, else nsbox on PATH. */
+  binary?: string;
+  /** Any other request member by its name (camelCase becomes snake_case;
+   *  nsbox(1), REQUESTS); nsbox refuses one it does not know. */
+  [member: string]: unknown;
+}
+
+export interface RunOptions extends RequestOptions {
   /** The command's standard input; without it, /dev/null. */
   stdin?: string | Uint8Array;
   /** An approval id from check() for a command an `ask` rule holds. */
   approved?: string;
   /** Aborting stops the sandbox (SIGTERM to nsbox, then SIGKILL); the promise rejects. */
   signal?: AbortSignal;
+  /** Any other request member, for this run only. */
+  [member: string]: unknown;
 }
 
 export type Status =

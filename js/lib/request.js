@@ -48,9 +48,15 @@ function buildRequest(argv, o = {}) {
   const deny = strs('denyNet', opt(o, 'denyNet', 'deny_net'));
   if (allow.length) network.allow = allow;
   if (deny.length) network.deny = deny;
+  if (opt(o, 'shareNet', 'share_net')) network.share = true;
+  const ranges = strs('allowNetRange', opt(o, 'allowNetRange', 'allow_net_range'));
+  if (ranges.length) network.ranges = ranges;
+  const port = opt(o, 'proxyPort', 'proxy_port');
+  if (port !== undefined) network.proxy_port = port;
   if (Object.keys(network).length) req.network = network;
   const limits = {};
-  for (const [camel, snake] of [['memory'], ['pids'], ['cpus'], ['timeout'], ['maxOutput', 'max_output']]) {
+  for (const [camel, snake] of [['memory'], ['pids'], ['cpus'], ['timeout'], ['maxOutput', 'max_output'],
+    ['killAfter', 'kill_after'], ['tmpSize', 'tmp_size']]) {
     const v = opt(o, camel, snake);
     if (v === undefined) continue;
     if (typeof v !== 'number' && typeof v !== 'string') {
@@ -64,27 +70,48 @@ function buildRequest(argv, o = {}) {
     const v = opt(o, camel, snake);
     if (v !== undefined) req[snake || camel] = v;
   }
+  // any other option is the request member of the same (snake_case) name:
+  // hostname, allowInlineCode, isolation, overlay, ... (nsbox(1), REQUESTS);
+  // nsbox refuses a member it does not know
+  for (const [key, v] of Object.entries(o)) {
+    if (HANDLED.has(key) || v === undefined || v === null || v === false) continue;
+    req[snakeCase(key)] = v;
+  }
   if (o.extra) Object.assign(req, o.extra);
   return req;
 }
 
+const HANDLED = new Set(['project', 'cwd', 'ro', 'rw', 'tmpfs', 'env', 'allowNet', 'allow_net', 'denyNet',
+  'deny_net', 'shareNet', 'share_net', 'allowNetRange', 'allow_net_range', 'proxyPort', 'proxy_port',
+  'memory', 'pids', 'cpus', 'timeout', 'maxOutput', 'max_output', 'killAfter', 'kill_after', 'tmpSize',
+  'tmp_size', 'seccomp', 'policy', 'actor', 'reason', 'sideEffect', 'side_effect', 'extra', 'binary',
+  'stdin', 'approved', 'signal', 'capture']);
+
+function snakeCase(key) {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
 /** For an nsbox older than --request-fd: the same request as options. */
+const NAMED = new Set(['argv', 'project', 'cwd', 'env', 'network', 'limits', 'actor', 'reason', 'side_effect']);
+const NETWORK = { allow: '--allow-net', deny: '--deny-net', ranges: '--allow-net-range',
+  proxy_port: '--proxy-port', share: '--share-net' };
+
+function pushOption(out, opt, value) {
+  if (value === true) out.push(opt);
+  else if (Array.isArray(value)) for (const i of value) out.push(opt, String(i));
+  else if (value !== undefined && value !== null && value !== false) out.push(opt, String(value));
+}
+
 function requestToOptions(req) {
   const out = [];
   if (req.project !== undefined) out.push('--project', req.project);
   if (req.cwd !== undefined) out.push('--chdir', req.cwd);
-  for (const name of ['ro', 'rw', 'tmpfs']) for (const i of req[name] || []) out.push(`--${name}`, i);
   for (const [k, v] of Object.entries(req.env || {})) out.push('--env', `${k}=${v}`);
-  const net = req.network || {};
-  for (const i of net.allow || []) out.push('--allow-net', i);
-  for (const i of net.deny || []) out.push('--deny-net', i);
-  const limits = req.limits || {};
-  for (const name of ['memory', 'pids', 'cpus', 'timeout', 'max_output']) {
-    if (limits[name] !== undefined) out.push(`--${name.replace('_', '-')}`, String(limits[name]));
+  for (const [k, v] of Object.entries(req.network || {})) pushOption(out, NETWORK[k], v);
+  for (const [k, v] of Object.entries(req.limits || {})) pushOption(out, `--${k.replace(/_/g, '-')}`, v);
+  for (const [k, v] of Object.entries(req)) {
+    if (!NAMED.has(k)) pushOption(out, `--${k.replace(/_/g, '-')}`, v);
   }
-  if (req.capture) out.push('--capture');
-  if (req.seccomp !== undefined) out.push('--seccomp', req.seccomp);
-  if (req.policy !== undefined) out.push('--policy', req.policy);
   return [...out, '--', ...req.argv];
 }
 

@@ -155,3 +155,16 @@ test('a string argv is refused', () => {
   assert.throws(() => new nsbox.Sandbox({ project: p.project }).request('cat clean.txt'), TypeError);
   assert.throws(() => new nsbox.Sandbox({ project: p.project }).request([]), RangeError);
 });
+
+test('any request member', async () => {
+  const sb = new nsbox.Sandbox({ project: p.project, hostname: 'pkgtest', allowInlineCode: true, tmpSize: '32M' });
+  const r = await sb.run(['python3', '-c', 'import socket; print(socket.gethostname())']);
+  assert.ok(r.ok);
+  assert.equal(r.stdout, 'pkgtest\n');
+  assert.equal(r.enforced.limits.tmp.bytes, 32 * 1024 * 1024);
+  const req = sb.request(['true'], { shareNet: true, killAfter: 1 });
+  assert.deepEqual(req.network, { share: true });
+  assert.equal(req.limits.kill_after, 1);
+  assert.equal(req.allow_inline_code, true);
+  await assert.rejects(new nsbox.Sandbox({ project: p.project, noSuchMember: 'x' }).run(['true']), nsbox.SandboxError);
+});

@@ -160,3 +160,18 @@ def test_request_rejects_a_string(project: pathlib.Path) -> None:
         nsbox.Sandbox(project).run("cat clean.txt")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         nsbox.Sandbox(project).run([])
+
+
+def test_any_request_member(project: pathlib.Path) -> None:
+    sb = nsbox.Sandbox(project, hostname="pkgtest", allow_inline_code=True, kill_after=1,
+                       tmp_size="32M")
+    r = sb.run(["python3", "-c", "import socket; print(socket.gethostname())"])
+    assert r.ok and r.stdout == "pkgtest\n"
+    assert r.enforced["limits"]["tmp"]["bytes"] == 32 * 1024 * 1024
+    req = sb.request(["true"], share_net=True)
+    assert req["network"] == {"share": True} and req["limits"]["kill_after"] == 1
+
+
+def test_unknown_member_is_refused(project: pathlib.Path) -> None:
+    with pytest.raises(nsbox.SandboxError):
+        nsbox.Sandbox(project, no_such_member="x").run(["true"])

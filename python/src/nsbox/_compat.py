@@ -33,6 +33,21 @@ def supports_request(binary: str) -> bool:
     return "--request-fd" in _help(binary, (st.st_ino, st.st_mtime_ns))
 
 
+_NAMED = {"argv", "project", "cwd", "env", "network", "limits", "actor", "reason", "side_effect"}
+_NETWORK = {"allow": "--allow-net", "deny": "--deny-net", "ranges": "--allow-net-range",
+            "proxy_port": "--proxy-port", "share": "--share-net"}
+
+
+def _option(out: List[str], opt: str, value: Any) -> None:
+    if value is True:
+        out.append(opt)
+    elif isinstance(value, list):
+        for item in value:
+            out += [opt, str(item)]
+    elif value is not None and value is not False:
+        out += [opt, str(value)]
+
+
 def request_to_options(req: Dict[str, Any]) -> List[str]:
     """The options equivalent to ``req``, then ``--`` and its argv."""
     out: List[str] = []
@@ -40,24 +55,13 @@ def request_to_options(req: Dict[str, Any]) -> List[str]:
         out += ["--project", req["project"]]
     if "cwd" in req:
         out += ["--chdir", req["cwd"]]
-    for name in ("ro", "rw", "tmpfs"):
-        for item in req.get(name, []):
-            out += [f"--{name}", item]
     for k, v in (req.get("env") or {}).items():
         out += ["--env", f"{k}={v}"]
-    net = req.get("network") or {}
-    for item in net.get("allow", []):
-        out += ["--allow-net", item]
-    for item in net.get("deny", []):
-        out += ["--deny-net", item]
-    limits = req.get("limits") or {}
-    for name in ("memory", "pids", "cpus", "timeout", "max_output"):
-        if name in limits:
-            out += ["--" + name.replace("_", "-"), str(limits[name])]
-    if req.get("capture"):
-        out.append("--capture")
-    if "seccomp" in req:
-        out += ["--seccomp", req["seccomp"]]
-    if "policy" in req:
-        out += ["--policy", req["policy"]]
+    for name, value in (req.get("network") or {}).items():
+        _option(out, _NETWORK[name], value)
+    for name, value in (req.get("limits") or {}).items():
+        _option(out, "--" + name.replace("_", "-"), value)
+    for name, value in req.items():
+        if name not in _NAMED:
+            _option(out, "--" + name.replace("_", "-"), value)
     return out + ["--", *req["argv"]]

@@ -51,14 +51,24 @@ def build_request(
     actor: Optional[str] = None,
     reason: Optional[str] = None,
     side_effect: Optional[str] = None,
+    kill_after: Optional[float] = None,
+    tmp_size: Optional[Size] = None,
+    share_net: bool = False,
+    allow_net_range: Optional[Sequence[str]] = None,
+    proxy_port: Optional[int] = None,
     extra: Optional[Mapping[str, Any]] = None,
+    **members: Any,
 ) -> Dict[str, Any]:
     """Return the request document for one run, as a dict.
 
     Only what was given appears, so nsbox's own defaults apply to the rest.
     Output is always captured into the record (``capture``): that is how
-    :class:`~nsbox.SandboxResult` gets ``stdout`` and ``stderr``.  ``extra``
-    is merged last, for request members this version does not name.
+    :class:`~nsbox.SandboxResult` gets ``stdout`` and ``stderr``.  Any other
+    keyword is a top-level request member of the same name
+    (``hostname="build"``, ``allow_inline_code=True``,
+    ``isolation="landlock"``, ``overlay=["src"]``: nsbox(1), REQUESTS, lists
+    them; ``None`` and ``False`` leave a member out), and nsbox refuses a
+    member it does not know.  ``extra`` is merged last, as it is.
     """
     args = _strs("argv", argv)
     if not args:
@@ -82,6 +92,12 @@ def build_request(
         network["allow"] = _strs("allow_net", allow_net)
     if deny_net:
         network["deny"] = _strs("deny_net", deny_net)
+    if share_net:
+        network["share"] = True
+    if allow_net_range:
+        network["ranges"] = _strs("allow_net_range", allow_net_range)
+    if proxy_port is not None:
+        network["proxy_port"] = proxy_port
     if network:
         req["network"] = network
     limits: Dict[str, Any] = {}
@@ -91,6 +107,8 @@ def build_request(
         ("cpus", cpus),
         ("timeout", timeout),
         ("max_output", max_output),
+        ("kill_after", kill_after),
+        ("tmp_size", tmp_size),
     ):
         if value is not None:
             if isinstance(value, bool):
@@ -106,6 +124,10 @@ def build_request(
     for name, value in (("actor", actor), ("reason", reason), ("side_effect", side_effect)):
         if value is not None:
             req[name] = value
+    for name, value in members.items():
+        if value is None or value is False:
+            continue
+        req[name] = list(value) if isinstance(value, tuple) else value
     if extra:
         req.update(extra)
     return req

@@ -39,6 +39,12 @@ class Sandbox:
         actor, reason, side_effect: echoed into the record for the audit log.
         binary: the nsbox executable; else ``$NSBOX_BIN``, else ``PATH``.
         extra: further request members, passed through unchanged.
+        **members: any other request member by its name: ``kill_after``,
+            ``tmp_size``, ``share_net``, ``allow_net_range``, ``proxy_port``
+            (the network and limits groups), ``hostname``,
+            ``allow_inline_code``, ``allow_metachar``, ``allow_path``,
+            ``deny_exec``, ``allow_exec``, ``mask``, ``overlay``,
+            ``isolation``, ... (nsbox(1), REQUESTS).
     """
 
     def __init__(
@@ -63,6 +69,7 @@ class Sandbox:
         side_effect: Optional[str] = None,
         binary: Optional[str] = None,
         extra: Optional[Mapping[str, Any]] = None,
+        **members: Any,
     ) -> None:
         self.project = os.path.abspath(os.fspath(project)) if project is not None else None
         self.options: Dict[str, Any] = dict(
@@ -84,6 +91,7 @@ class Sandbox:
             side_effect=side_effect,
             extra=dict(extra or {}),
         )
+        self.options.update(members)
         self._binary_arg = binary
 
     @property
