@@ -21,7 +21,7 @@ BUILD      ?= build
 # recommended by python3 and git, and the tests load Python's default CAs.
 # nodejs and node-undici: test_egress's Node fetch through the proxy (undici's
 # ProxyAgent; a NodeSource nodejs already installed is kept, its npm has one).
-# python3-pytest, -setuptools, -wheel, -venv, node-typescript and npm: the
+# python3-pytest, -setuptools, -wheel, -venv, mypy, node-typescript and npm: the
 # Python and TypeScript packages' tests (check-python, check-js); Debian's npm
 # only where no npm came with nodejs (NodeSource's conflicts with it).
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
@@ -29,7 +29,7 @@ DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev 
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
 	nodejs node-undici \
-	python3-pytest python3-setuptools python3-wheel python3-venv node-typescript
+	python3-pytest python3-setuptools python3-wheel python3-venv mypy node-typescript
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl

@@ -129,3 +129,36 @@ def test_imported_from_the_installed_wheel() -> None:
     if not venv:
         pytest.skip("not run from make check-python's venv")
     assert os.path.realpath(nsbox.__file__).startswith(os.path.realpath(venv))
+
+
+def test_types_check_strictly(tmp_path: pathlib.Path) -> None:
+    """The package and a harness written against it pass mypy --strict for
+    Python 3.9 (mypy from Debian; skipped without it)."""
+    pytest.importorskip("mypy")
+    user = tmp_path / "harness.py"
+    user.write_text(
+        "import asyncio\nimport nsbox\n\n"
+        "def main() -> int:\n"
+        "    sb = nsbox.Sandbox('.', ro=['input'], rw=['out'], memory='512M', timeout=60,\n"
+        "                      max_output=1 << 20, allow_net=['example.org'], env={'A': 'b'})\n"
+        "    v: nsbox.Verdict = sb.check(['python3', 'script.py'])\n"
+        "    r: nsbox.SandboxResult = sb.run(['python3', 'script.py'], stdin=b'',\n"
+        "                                    approved=v.approval_id)\n"
+        "    r2 = asyncio.run(sb.run_async(['true']))\n"
+        "    try:\n"
+        "        r.raise_for_status()\n"
+        "    except nsbox.CommandDenied as e:\n"
+        "        print(e.rule, e.hint, e.result.exit_code)\n"
+        "    except nsbox.SandboxError as e:\n"
+        "        print(e.stage, e.hint)\n"
+        "    code: int = r.exit_code + r2.duration_ms\n"
+        "    d: nsbox.DoctorReport = nsbox.doctor()\n"
+        "    return code if d.ok else 2\n")
+    env = dict(os.environ)
+    if not os.environ.get("NSBOX_PY_INSTALLED"):  # the sources, not a wheel (py.typed)
+        env["MYPYPATH"] = str(pathlib.Path(nsbox.__file__).parent.parent)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.9",
+         "--no-incremental", "--cache-dir", os.devnull, str(user)],
+        capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -9,7 +9,7 @@ that starts with ``-`` or holds a space means nothing special on the way.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 __all__ = ["build_request", "Size"]
 
@@ -17,7 +17,7 @@ __all__ = ["build_request", "Size"]
 Size = Union[int, str]
 
 
-def _strs(name: str, value: Optional[Sequence[str]]) -> list:
+def _strs(name: str, value: Optional[Sequence[str]]) -> List[str]:
     if value is None:
         return []
     if isinstance(value, (str, bytes)):
@@ -78,8 +78,8 @@ def build_request(
         req["project"] = str(project)
     if cwd is not None:
         req["cwd"] = str(cwd)
-    for name, value in (("ro", ro), ("rw", rw), ("tmpfs", tmpfs)):
-        items = _strs(name, value)
+    for name, paths in (("ro", ro), ("rw", rw), ("tmpfs", tmpfs)):
+        items = _strs(name, paths)
         if items:
             req[name] = items
     if env:
@@ -124,10 +124,10 @@ def build_request(
     for name, value in (("actor", actor), ("reason", reason), ("side_effect", side_effect)):
         if value is not None:
             req[name] = value
-    for name, value in members.items():
-        if value is None or value is False:
+    for name, member in members.items():
+        if member is None or member is False:
             continue
-        req[name] = list(value) if isinstance(value, tuple) else value
+        req[name] = list(member) if isinstance(member, tuple) else member
     if extra:
         req.update(extra)
     return req

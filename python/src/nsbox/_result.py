@@ -179,7 +179,8 @@ class Verdict:
         verdict = doc.get("verdict") or gate.get("verdict")
         if verdict not in ("allow", "ask", "deny"):
             verdict = "allow" if doc.get("allowed") else "deny"
-        approval = doc.get("approval") if isinstance(doc.get("approval"), dict) else {}
+        found = doc.get("approval")
+        approval: Dict[str, Any] = found if isinstance(found, dict) else {}
 
         def pick(name: str) -> Any:
             for src in (doc, approval, gate):
