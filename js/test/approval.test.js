@@ -3,7 +3,7 @@
 // allow / ask / deny: an ask rule holds the command until run({ approved })
 // with the id check() gave for exactly that request, and no other.
 
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,13 +12,13 @@ const { makeProject } = require('./helpers');
 
 let p;
 let policy;
-test.before(() => {
+before(() => {
   p = makeProject();
   policy = path.join(p.top, 'ask.policy');
   fs.writeFileSync(policy, 'ask argv git push : publishes commits to the remote\nask exec wc : counts words (a test rule)\n');
   fs.chmodSync(policy, 0o644);
 });
-test.after(() => p.cleanup());
+after(() => p.cleanup());
 
 test('three verdicts', async () => {
   const sb = new nsbox.Sandbox({ project: p.project, policy });

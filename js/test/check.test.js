@@ -2,7 +2,7 @@
 'use strict';
 // check(), nsbox's own failures, binary discovery, doctor(), the version.
 
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,8 +10,8 @@ const nsbox = require('..');
 const { BIN, SRCDIR, makeProject } = require('./helpers');
 
 let p;
-test.before(() => { p = makeProject(); });
-test.after(() => p.cleanup());
+before(() => { p = makeProject(); });
+after(() => p.cleanup());
 
 test('check: allow', async () => {
   const v = await new nsbox.Sandbox({ project: p.project }).check(['cat', 'clean.txt']);

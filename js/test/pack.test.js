@@ -4,7 +4,7 @@
 // works from there; the shipped types compile with tsc (Debian's
 // node-typescript) when it is installed.
 
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -19,8 +19,8 @@ function which(cmd) {
 }
 
 let work;
-test.before(() => { work = fs.mkdtempSync(path.join(os.tmpdir(), 'nsbox-js-pack-')); });
-test.after(() => fs.rmSync(work, { recursive: true, force: true }));
+before(() => { work = fs.mkdtempSync(path.join(os.tmpdir(), 'nsbox-js-pack-')); });
+after(() => fs.rmSync(work, { recursive: true, force: true }));
 
 test('npm pack installs offline and runs', { skip: which('npm') ? false : 'npm is not installed' }, () => {
   const env = { ...process.env, npm_config_cache: path.join(work, 'cache'), npm_config_update_notifier: 'false',

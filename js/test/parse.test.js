@@ -4,7 +4,7 @@
 // (the OOM killer needs a cgroup memory controller), nsbox's own failures
 // mapped to errors, and the request document.
 
-const test = require('node:test');
+const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const nsbox = require('..');
 const { parseRecord, parseNsboxStderr } = require('../lib/launch');

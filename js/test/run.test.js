@@ -3,7 +3,7 @@
 // Sandbox.run against the real binary: every outcome, each SandboxResult
 // property compared with the record it came from.
 
-const test = require('node:test');
+const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,8 +11,8 @@ const nsbox = require('..');
 const { makeProject } = require('./helpers');
 
 let p;
-test.before(() => { p = makeProject(); });
-test.after(() => p.cleanup());
+before(() => { p = makeProject(); });
+after(() => p.cleanup());
 
 function sameAsRecord(r) {
   const rec = r.record;
