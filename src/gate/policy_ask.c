@@ -142,6 +142,27 @@ static int check_shape(const char *arg, const struct nsb_ask_rule *r, const char
 	return 0;
 }
 
+/* Trim the consequence after ':' and keep a copy: 0 or -errno. */
+static int take_consequence(const char *arg, const char *conseq, struct nsb_ask_rule *r,
+			    size_t *ret_col, const char **ret_why)
+{
+	size_t off = 0, len;
+
+	while (blank(*conseq))
+		conseq++;
+	len = strlen(conseq);
+	while (len > 0 && blank(conseq[len - 1]))
+		len--;
+	*ret_why = consequence_fault(conseq, len, &off);
+	if (*ret_why) {
+		*ret_col = (size_t)(conseq - arg) + off;
+		return -EINVAL;
+	}
+	if (!(r->consequence = strndup(conseq, len)))
+		return *ret_why = "out of memory", -ENOMEM;
+	return 0;
+}
+
 int nsb_ask_add(struct nsb_gate_policy *p, const char *arg, size_t *ret_col, const char **ret_why)
 {
 	struct nsb_ask_rule r = {0};
@@ -154,29 +175,15 @@ int nsb_ask_add(struct nsb_gate_policy *p, const char *arg, size_t *ret_col, con
 	err = parse_words(arg, &r, &conseq, ret_col, ret_why);
 	if (err == 0)
 		err = check_shape(arg, &r, conseq, ret_col, ret_why);
-	if (err == 0 && conseq) {
-		size_t off = 0, len;
-		while (blank(*conseq))
-			conseq++;
-		len = strlen(conseq);
-		while (len > 0 && blank(conseq[len - 1]))
-			len--;
-		*ret_why = consequence_fault(conseq, len, &off);
-		if (*ret_why) {
-			*ret_col = (size_t)(conseq - arg) + off;
-			err = -EINVAL;
-		} else if (!(r.consequence = strndup(conseq, len))) {
-			*ret_why = "out of memory";
-			err = -ENOMEM;
-		}
-	}
-	if (err == 0 && !p->ask && !(p->ask = calloc(1, sizeof(*p->ask)))) {
-		*ret_why = "out of memory";
-		err = -ENOMEM;
-	}
+	if (err == 0 && conseq)
+		err = take_consequence(arg, conseq, &r, ret_col, ret_why);
 	if (err < 0) {
 		rule_free(&r);
 		return err;
+	}
+	if (!p->ask && !(p->ask = calloc(1, sizeof(*p->ask)))) {
+		rule_free(&r);
+		return *ret_why = "out of memory", -ENOMEM;
 	}
 	p->ask->rule[p->ask->n++] = r;
 	return 0;

@@ -11,6 +11,7 @@
 #include "fuzz.h"
 #include "gate/gate_shellopt.h"
 #include "gate/policy.h"
+#include "gate/policy_ask.h"
 #include "base/util.h"
 
 static char *print(const struct nsb_gate_policy *p, size_t *ret_len)
@@ -56,6 +57,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    p.n_mask_key <= NSB_PROTECT_MAX_GLOBS);
 	for (size_t i = 0; i < p.n_mask; i++)
 		FUZZ_ASSERT(nsb_protect_glob_valid(p.mask[i]) == 0);
+	/* ask rules: bounded, each of its kind's shape */
+	for (size_t i = 0; p.ask && i < p.ask->n; i++) {
+		const struct nsb_ask_rule *a = &p.ask->rule[i];
+		FUZZ_ASSERT(a->n_words >= 1 && a->n_words <= NSB_ASK_MAX_WORDS);
+		FUZZ_ASSERT(a->kind == NSB_ASK_ARGV || a->n_words == 1);
+		FUZZ_ASSERT(!a->consequence || (a->consequence[0] &&
+						strlen(a->consequence) <= NSB_ASK_CONSEQUENCE_MAX));
+	}
+	FUZZ_ASSERT(!p.ask || p.ask->n <= NSB_ASK_MAX_RULES);
 
 	size_t len1, len2;
 	char *out1 = print(&p, &len1);

@@ -147,3 +147,13 @@ for a in [
     argv("ssh", "-oProxyCommand=id", "h"),
 ]:
     put("fuzz_gate", bytes([0]) + a)
+
+# ask rules (issue 17): every kind, consequences, limits, errors
+put("fuzz_policy", "ask argv git push : publishes commits to a remote\nask exec npm\n"
+    "ask side-effect network :  reaches hosts outside \nask exec mkfs.*\n"
+    "ask argv npm publish : uploads a package\ndeny-exec npm\n")
+put("fuzz_policy", "ask\nask exec\nask exec a b\nask argv g*t x\nask side-effect Net\n"
+    "ask exec git :\nask exec git : a\tb\nask run x\n")
+put("fuzz_policy", "ask argv a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+    "ask exec x : " + "c" * 201 + "\n")
+put("fuzz_policy", "".join("ask exec t%d : c%d\n" % (i, i) for i in range(65)))
