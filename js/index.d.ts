@@ -199,6 +199,7 @@ export class Verdict {
   readonly approval_id: string | null;
   /** The whole --check document. */
   readonly plan: Record<string, any>;
+  /** The run would go ahead: allow, or ask with a matching approved id. */
   readonly allowed: boolean;
 }
 
@@ -232,11 +233,12 @@ export class Sandbox {
   run(argv: string[], options?: RunOptions): Promise<SandboxResult>;
   runAsync(argv: string[], options?: RunOptions): Promise<SandboxResult>;
   run_async(argv: string[], options?: RunOptions): Promise<SandboxResult>;
-  check(argv: string[], overrides?: Omit<RunOptions, 'stdin' | 'approved' | 'signal'>): Promise<Verdict>;
+  /** With `approved`: whether that id would let this request run. */
+  check(argv: string[], overrides?: Omit<RunOptions, 'stdin' | 'signal'>): Promise<Verdict>;
 }
 
 export function run(argv: string[], options?: SandboxOptions & RunOptions): Promise<SandboxResult>;
-export function check(argv: string[], options?: SandboxOptions): Promise<Verdict>;
+export function check(argv: string[], options?: SandboxOptions & { approved?: string }): Promise<Verdict>;
 export function doctor(options?: { binary?: string }): Promise<DoctorReport>;
 export function findBinary(binary?: string | null): string;
 export function buildRequest(argv: string[], options?: Record<string, unknown>): Record<string, unknown>;

@@ -68,10 +68,13 @@ class Sandbox {
   /** The same as run(): every run is asynchronous in Node. */
   runAsync(argv, opts = {}) { return this.run(argv, opts); }
 
-  /** Ask the front gate what it would do with argv (--check); runs nothing. */
+  /** Ask the front gate what it would do with argv (--check); runs nothing.
+   *  With `approved`, whether that id would let this request run. */
   async check(argv, overrides = {}) {
     const request = this.request(argv, overrides);
-    const raw = await launch(this.binary, request, { check: true, cwd: this.project ?? undefined });
+    const raw = await launch(this.binary, request, {
+      check: true, approved: overrides.approved, cwd: this.project ?? undefined,
+    });
     let doc = null;
     try {
       doc = raw.stdout.trim() ? JSON.parse(raw.stdout) : null;
@@ -98,7 +101,8 @@ function run(argv, options = {}) {
 
 /** One-shot: new Sandbox(options).check(argv). */
 function check(argv, options = {}) {
-  return new Sandbox(options).check(argv);
+  const { approved, ...rest } = options;
+  return new Sandbox(rest).check(argv, { approved });
 }
 
 /** `nsbox doctor --json`: what this host supports and what to change. */

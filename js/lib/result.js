@@ -104,8 +104,11 @@ class Verdict {
     this.plan = doc;
   }
 
-  /** True for "allow". */
-  get allowed() { return this.verdict === 'allow'; }
+  /** Whether the run would go ahead: allow, or ask checked with an
+   *  approved id that matches (the document's allowed). */
+  get allowed() {
+    return typeof this.plan.allowed === 'boolean' ? this.plan.allowed : this.verdict === 'allow';
+  }
 }
 aliases(Verdict.prototype, [['approval_id', 'approvalId']]);
 

@@ -61,3 +61,10 @@ for (const [name, argv, change] of [
     assert.notEqual(other.approvalId, approvalId);
   });
 }
+
+test('check with the approval', async () => {
+  const sb = new nsbox.Sandbox({ project: p.project, policy });
+  const { approvalId } = await sb.check(['wc', 'clean.txt']);
+  assert.ok((await sb.check(['wc', 'clean.txt'], { approved: approvalId })).allowed);
+  assert.ok(!(await nsbox.check(['wc', '-w', 'clean.txt'], { project: p.project, policy, approved: approvalId })).allowed);
+});

@@ -67,3 +67,10 @@ def test_wrong_id_is_a_usage_error(project: pathlib.Path, policy: str) -> None:
     with pytest.raises(nsbox.SandboxError) as e:
         nsbox.Sandbox(project, policy=policy).run(["wc", "clean.txt"], approved="not-an-id")
     assert e.value.stage == "usage"
+
+
+def test_check_with_the_approval(project: pathlib.Path, policy: str) -> None:
+    sb = nsbox.Sandbox(project, policy=policy)
+    approval = sb.check(["wc", "clean.txt"]).approval_id
+    assert sb.check(["wc", "clean.txt"], approved=approval).allowed
+    assert not sb.check(["wc", "-w", "clean.txt"], approved=approval).allowed

@@ -200,8 +200,10 @@ class Verdict:
 
     @property
     def allowed(self) -> bool:
-        """True for ``allow``."""
-        return self.verdict == "allow"
+        """Whether the run would go ahead: ``allow``, or ``ask`` checked
+        with an ``approved`` id that matches (the document's ``allowed``)."""
+        went = self.plan.get("allowed")
+        return went if isinstance(went, bool) else self.verdict == "allow"
 
 
 @dataclass(frozen=True)

@@ -154,11 +154,13 @@ class Sandbox:
         rc, _out, err = await _run_async(launch, stdin)
         return _result(launch, rc, err)
 
-    def check(self, argv: Sequence[str], **overrides: Any) -> Verdict:
+    def check(self, argv: Sequence[str], *, approved: Optional[str] = None,
+              **overrides: Any) -> Verdict:
         """Ask the front gate what it would do with ``argv`` (``--check``):
         ``allow``, ``ask`` (with an ``approval_id``) or ``deny`` (with the
-        rule and a hint), plus the whole plan.  Runs nothing."""
-        launch = self._launch(argv, True, None, overrides)
+        rule and a hint), plus the whole plan.  Runs nothing.  With
+        ``approved``, whether that id would let this request run."""
+        launch = self._launch(argv, True, approved, overrides)
         rc, out, err = _run_sync(launch, None)
         return _verdict(rc, out, err)
 
@@ -195,9 +197,9 @@ def run(argv: Sequence[str], stdin: Input = None, *, approved: Optional[str] = N
     return Sandbox(**options).run(argv, stdin, approved=approved)
 
 
-def check(argv: Sequence[str], **options: Any) -> Verdict:
+def check(argv: Sequence[str], *, approved: Optional[str] = None, **options: Any) -> Verdict:
     """One-shot: ``Sandbox(**options).check(argv)``."""
-    return Sandbox(**options).check(argv)
+    return Sandbox(**options).check(argv, approved=approved)
 
 
 def doctor(binary: Optional[str] = None) -> DoctorReport:
