@@ -171,6 +171,8 @@ export class SandboxResult {
   readonly ok: boolean;
   readonly denial: Denial | null;
   readonly approvalId: string | null;
+  /** The record's request member: actor, reason, side_effect as the request gave them. */
+  readonly request: { actor?: string | null; reason?: string | null; side_effect?: string | null; [k: string]: unknown } | null;
   /** Throws a CommandError subclass unless ok; returns this otherwise. */
   raiseForStatus(): this;
   // snake_case aliases (the record's and the Python package's names)

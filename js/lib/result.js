@@ -54,6 +54,9 @@ class SandboxResult {
   /** The record's denial object for a refused run, else null. */
   get denial() { return this.record.denial ?? null; }
 
+  /** The record's request member (actor, reason, side_effect), or null. */
+  get request() { return this.record.request ?? null; }
+
   /** For needs_approval: the id to pass as `approved`. */
   get approvalId() {
     const a = this.record.approval || {};

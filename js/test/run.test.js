@@ -168,3 +168,12 @@ test('any request member', async () => {
   assert.equal(req.allow_inline_code, true);
   await assert.rejects(new nsbox.Sandbox({ project: p.project, noSuchMember: 'x' }).run(['true']), nsbox.SandboxError);
 });
+
+test('actor, reason and side_effect reach the record', {
+  skip: require('../lib/launch').supportsRequest(process.env.NSBOX_BIN) ? false : 'this nsbox has no request documents yet',
+}, async () => {
+  const r = await new nsbox.Sandbox({ project: p.project, actor: 'agent-7', reason: 'read a file',
+    sideEffect: 'read_only' }).run(['cat', 'clean.txt']);
+  assert.ok(r.ok);
+  assert.deepEqual([r.request.actor, r.request.reason, r.request.side_effect], ['agent-7', 'read a file', 'read_only']);
+});

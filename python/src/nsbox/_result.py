@@ -119,6 +119,13 @@ class SandboxResult:
         return self.record.get("denial")
 
     @property
+    def request(self) -> Optional[Dict[str, Any]]:
+        """The record's ``request`` member: the ``actor``, ``reason`` and
+        ``side_effect`` the request carried (bounded), or ``None``."""
+        found = self.record.get("request")
+        return found if isinstance(found, dict) else None
+
+    @property
     def approval_id(self) -> Optional[str]:
         """For ``needs_approval``: the id to pass as ``approved=``."""
         approval = self.record.get("approval") or {}
