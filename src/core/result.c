@@ -379,22 +379,6 @@ static void put_findings(struct nsb_json *j, const struct nsb_result *r)
 	nsb_json_end_array(j);
 }
 
-/* "approval": the ask rule that held the command and the request's id. */
-static void put_approval(struct nsb_json *j, const struct nsb_result *r)
-{
-	nsb_json_key(j, "approval");
-	nsb_json_begin_object(j);
-	put_str(j, "rule", r->approval_rule);
-	put_str(j, "consequence", r->approval_consequence);
-	put_str(j, "approval_id", r->approval_id);
-	put_bool(j, "needed", r->approval_needed);
-	put_bool(j, "approved", r->approval_approved);
-	put_str(j, "given", r->approval_given);
-	if (r->approval_hint)
-		put_str(j, "hint", r->approval_hint);
-	nsb_json_end_object(j);
-}
-
 /* The record's members in their documented order (nsbox(1), THE RESULT RECORD). */
 static int build_json(const struct nsb_result *r, struct holes *h, char **ret, size_t *ret_len)
 {
@@ -425,7 +409,7 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	if (r->n_overlays)
 		nsb_overlay_record_put(&j, r->overlays, r->n_overlays);
 	if (r->has_approval)
-		put_approval(&j, r);
+		nsb_result_put_approval(&j, r);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);

@@ -221,6 +221,9 @@ struct nsb_json;
 /* The seccomp entries of "violations" (result_seccomp.c), into the open array. */
 void nsb_result_put_seccomp(struct nsb_json *j, const struct nsb_result *r);
 
+/* "approval" (result_approval.c), into the open record. */
+void nsb_result_put_approval(struct nsb_json *j, const struct nsb_result *r);
+
 /* Fill with the "nothing known yet" values (all nullable fields null). */
 void nsb_result_init(struct nsb_result *r);
 

@@ -355,32 +355,11 @@ int nsb_run_prepare(struct nsb_run *run)
 	if (nsb_isolation_decide(run, &e) < 0)
 		return nsb_run_fail(run, &e);
 	/* The front gate: decided before anything exists. */
-	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0)
+	if (decide_limits(run, &e) < 0 || nsb_front_check(cfg, &run->plan, &run->front, &e) < 0 ||
+	    nsb_run_decide_approval(run, &e) < 0)
 		return nsb_run_fail(run, &e);
 	run->res.gate_metachar = run->front.verdict.metachar;
-	/* allow / ask / deny: an ask rule, and the approval id when needed. */
-	struct nsb_front_ask_in ai = {
-		.cwd = run->cwd_real,
-		.seccomp_sha256 = run->bpf.none ? NULL : run->bpf.sha256,
-	};
-	if (nsb_front_ask(cfg, &run->front, &ai, &e) < 0)
-		return nsb_run_fail(run, &e);
 	return 0;
-}
-
-/* The gate refused: nothing is created; main.c prints the refusal. */
-static void record_denial(struct nsb_run *run)
-{
-	const struct nsb_gate_verdict *v = &run->front.verdict;
-	struct nsb_result *res = &run->res;
-
-	res->status = NSB_STATUS_DENIED;
-	res->denied = true;
-	res->exit_code_set = true;
-	res->exit_code = NSB_EXIT_CODE_DENIED;
-	res->reason = v->reason;
-	res->has_denial = true;
-	nsb_gate_denial(v, &res->denial);
 }
 
 /*
@@ -542,12 +521,8 @@ void nsb_run_execute(struct nsb_run *run)
 {
 	struct nsb_error e = {0};
 
-	if (!run->front.verdict.allowed) {
-		record_denial(run);
-		return;
-	}
-	/* An ask rule holds it without a matching --approved: nothing runs. */
-	if (nsb_run_record_approval(run))
+	/* Refused by the gate, or held by an ask rule: nothing is created. */
+	if (nsb_run_gate_stops(run))
 		return;
 	/* What the payload's stdin, stdout and stderr will be (a directory
 	 * there is a usage error): decided only for a run that goes ahead. */

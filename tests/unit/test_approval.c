@@ -15,6 +15,7 @@
 
 #include "core/approval.h"
 #include "core/cli.h"
+#include "core/result.h"
 #include "gate/gate.h"
 #include "gate/gate_which.h"
 #include "gate/policy.h"
@@ -520,4 +521,35 @@ Test(approval, id_syntax)
 		  nsb_approval_id_equal(
 			  "1123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 			  "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+}
+
+/* ---- the record ----------------------------------------------------------- */
+
+Test(approval, record_member_and_status)
+{
+	struct nsb_result r;
+	char *out = NULL;
+	size_t len = 0;
+
+	nsb_result_init(&r);
+	r.status = NSB_STATUS_NEEDS_APPROVAL;
+	r.has_approval = true;
+	r.approval_rule = "ask argv git push";
+	r.approval_consequence = "publishes \"commits\"";
+	r.approval_id = "ab";
+	r.approval_needed = true;
+	r.approval_hint = "rerun";
+	cr_assert(eq(int, nsb_result_to_json(&r, &out, &len), 0));
+	cr_expect(strstr(out, "\"status\":\"needs_approval\",") != NULL, "%s", out);
+	cr_expect(strstr(out,
+			 ",\"approval\":{\"rule\":\"ask argv git push\",\"consequence\":"
+			 "\"publishes \\\"commits\\\"\",\"approval_id\":\"ab\",\"needed\":true,"
+			 "\"approved\":false,\"given\":null,\"hint\":\"rerun\"}}\n") != NULL,
+		  "%s", out);
+	free(out);
+	/* nothing asked, no --approved: no member at all */
+	nsb_result_init(&r);
+	cr_assert(eq(int, nsb_result_to_json(&r, &out, &len), 0));
+	cr_expect(strstr(out, "\"approval\"") == NULL, "%s", out);
+	free(out);
 }
