@@ -171,6 +171,17 @@ struct nsb_config {
 	uint64_t proxy_port;	   /* --proxy-port; 0: the default */
 	bool net_proxy;		   /* any of the four: proxy mode */
 	const char *overlay_store; /* --overlay-store PATH: upper layers on disk */
+	/* The structured request (issue 17): echoed into the record. */
+	const char *request_actor;
+	const char *request_reason;
+	const char *request_side_effect;
+	/* --request FILE|- or --request-fd N (core/request.h): one JSON
+	 * document in place of the options; its strings live in the
+	 * document's arena, kept for the process's lifetime. */
+	const char *request;
+	bool has_request_fd;
+	int request_fd;
+	bool from_request; /* the document was read and applied */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

@@ -204,11 +204,21 @@ struct nsb_result {
 	struct nsb_net_conn *net_conns;
 	size_t n_net_conns;
 	uint64_t net_conns_more;
+	/* A run from a request document (core/request.h): "request" with its
+	 * actor, reason and side_effect (each null when not given); not owned. */
+	bool has_request;
+	const char *request_actor, *request_reason, *request_side_effect;
 };
 
 struct nsb_json;
 /* The seccomp entries of "violations" (result_seccomp.c), into the open array. */
 void nsb_result_put_seccomp(struct nsb_json *j, const struct nsb_result *r);
+
+/* The request's members (result_request.c): has_request and the three
+ * strings from the config; "request" into the open record object. */
+struct nsb_config;
+void nsb_result_set_request(struct nsb_result *r, const struct nsb_config *c);
+void nsb_result_put_request(struct nsb_json *j, const struct nsb_result *r);
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */
 void nsb_result_init(struct nsb_result *r);
