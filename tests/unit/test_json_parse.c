@@ -20,25 +20,25 @@ static int parse(const char *s, size_t n, struct nsb_jdoc *d, struct nsb_jerror 
 }
 
 /* Accepted, and the independent checker agrees. */
-#define ACCEPT(lit)                                                                       \
-	do {                                                                              \
-		struct nsb_jdoc d_;                                                       \
-		struct nsb_jerror e_;                                                     \
-		int r_ = parse(lit, sizeof(lit) - 1, &d_, &e_);                           \
-		cr_expect(r_ == 0, "should accept: %s (%s at %u:%u)", lit, e_.message,     \
-			  e_.line, e_.column);                                            \
-		cr_expect(json_check(lit, sizeof(lit) - 1), "checker disagrees: %s", lit); \
-		nsb_jdoc_free(&d_);                                                       \
+#define ACCEPT(lit)                                                                             \
+	do {                                                                                    \
+		struct nsb_jdoc d_;                                                             \
+		struct nsb_jerror e_;                                                           \
+		int r_ = parse(lit, sizeof(lit) - 1, &d_, &e_);                                 \
+		cr_expect(r_ == 0, "should accept: %s (%s at %u:%u)", lit, e_.message, e_.line, \
+			  e_.column);                                                           \
+		cr_expect(json_check(lit, sizeof(lit) - 1), "checker disagrees: %s", lit);      \
+		nsb_jdoc_free(&d_);                                                             \
 	} while (0)
 
-#define REJECT(lit)                                                                       \
-	do {                                                                              \
-		struct nsb_jdoc d_;                                                       \
-		struct nsb_jerror e_;                                                     \
-		int r_ = parse(lit, sizeof(lit) - 1, &d_, &e_);                           \
-		cr_expect(r_ < 0, "should refuse: %s", lit);                              \
-		cr_expect(e_.message[0] != '\0', "no message for: %s", lit);              \
-		nsb_jdoc_free(&d_);                                                       \
+#define REJECT(lit)                                                          \
+	do {                                                                 \
+		struct nsb_jdoc d_;                                          \
+		struct nsb_jerror e_;                                        \
+		int r_ = parse(lit, sizeof(lit) - 1, &d_, &e_);              \
+		cr_expect(r_ < 0, "should refuse: %s", lit);                 \
+		cr_expect(e_.message[0] != '\0', "no message for: %s", lit); \
+		nsb_jdoc_free(&d_);                                          \
 	} while (0)
 
 Test(json_parse, accepts_rfc8259_documents)
@@ -92,15 +92,15 @@ Test(json_parse, refuses_what_the_rfc_does_not_allow)
 
 Test(json_parse, refuses_ill_formed_utf8_and_lone_surrogates)
 {
-	REJECT("\"\xc0\xaf\"");		 /* overlong */
-	REJECT("\"\xed\xa0\x80\"");	 /* a surrogate, encoded */
-	REJECT("\"\xf4\x90\x80\x80\"");	 /* above U+10FFFF */
-	REJECT("\"\x80\"");		 /* stray continuation */
-	REJECT("\"\xe2\x82\"");		 /* truncated */
-	REJECT("\"\\uD83D\"");		 /* high half alone */
-	REJECT("\"\\uDE00\"");		 /* low half alone */
-	REJECT("\"\\uD83D\\u0041\"");	 /* high half, then not a low one */
-	REJECT("[\"ok\", \xff]");	 /* outside a string */
+	REJECT("\"\xc0\xaf\"");		/* overlong */
+	REJECT("\"\xed\xa0\x80\"");	/* a surrogate, encoded */
+	REJECT("\"\xf4\x90\x80\x80\""); /* above U+10FFFF */
+	REJECT("\"\x80\"");		/* stray continuation */
+	REJECT("\"\xe2\x82\"");		/* truncated */
+	REJECT("\"\\uD83D\"");		/* high half alone */
+	REJECT("\"\\uDE00\"");		/* low half alone */
+	REJECT("\"\\uD83D\\u0041\"");	/* high half, then not a low one */
+	REJECT("[\"ok\", \xff]");	/* outside a string */
 }
 
 Test(json_parse, refuses_duplicate_names_with_the_path)
@@ -124,7 +124,7 @@ Test(json_parse, many_names_checked_in_reasonable_time)
 	struct nsb_jdoc d = {0};
 	struct nsb_jerror e;
 
-	cr_assert(buf);
+	cr_assert(buf != NULL);
 	buf[n++] = '{';
 	for (int i = 0; i < 60000; i++)
 		n += (size_t)snprintf(buf + n, cap - n, "\"k%d\":0,", i);
@@ -171,7 +171,8 @@ Test(json_parse, errors_give_line_column_and_path)
 
 	cr_assert(eq(int, parse(doc, sizeof(doc) - 1, &d, &e), -EINVAL));
 	cr_expect(eq(u32, e.line, 2));
-	cr_expect(eq(u32, e.column, 7), "column counts characters: %u", e.column); /* tab, "é", ", " */
+	cr_expect(eq(u32, e.column, 7), "column counts characters: %u",
+		  e.column); /* tab, "é", ", " */
 	expect_str(e.path, "$.ro[2]");
 	nsb_jdoc_free(&d);
 }
@@ -254,7 +255,7 @@ Test(json_parse, large_strings_get_blocks_of_their_own)
 	struct nsb_jdoc d = {0};
 	struct nsb_jerror e;
 
-	cr_assert(buf);
+	cr_assert(buf != NULL);
 	buf[0] = '[';
 	buf[1] = '"';
 	memset(buf + 2, 'x', n);
