@@ -6,10 +6,9 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { constants: osConstants } = require('node:os');
 const { SandboxError, SandboxUnavailable } = require('./errors');
-const { requestToOptions } = require('./request');
 
 const REQUEST_FD = 3;
 const RECORD_FD = 4;
@@ -54,23 +53,6 @@ function searchPath(name) {
   return null;
 }
 
-const helpCache = new Map();
-/** Whether this nsbox reads a request document (its --help lists --request-fd). */
-function supportsRequest(binary) {
-  let key;
-  try {
-    const st = fs.statSync(binary);
-    key = `${binary}:${st.ino}:${st.mtimeMs}`;
-  } catch {
-    return true;
-  }
-  if (!helpCache.has(key)) {
-    const r = spawnSync(binary, ['--help'], { stdio: ['ignore', 'pipe', 'ignore'], timeout: 30000 });
-    helpCache.set(key, String(r.stdout || '').includes('--request-fd'));
-  }
-  return helpCache.get(key);
-}
-
 /** Split nsbox's error text into { message, hint }. */
 function parseNsboxStderr(text) {
   let message = '';
@@ -97,8 +79,7 @@ function launch(binary, request, { check = false, approved = null, cwd, stdin, s
     if (!check) args.push('--result-fd', String(RECORD_FD));
     if (check) args.push('--check');
     if (approved !== null && approved !== undefined) args.push('--approved', String(approved));
-    if (supportsRequest(binary)) args.push('--request-fd', String(REQUEST_FD));
-    else args.push(...requestToOptions(request));
+    args.push('--request-fd', String(REQUEST_FD));
     const hasStdin = stdin !== undefined && stdin !== null;
     const stdio = [hasStdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe', check ? 'ignore' : 'pipe'];
     let child;
@@ -192,4 +173,4 @@ function parseRecord({ code, stderr, record }) {
   return rec;
 }
 
-module.exports = { findBinary, launch, parseRecord, parseNsboxStderr, supportsRequest };
+module.exports = { findBinary, launch, parseRecord, parseNsboxStderr };

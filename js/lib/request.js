@@ -91,28 +91,4 @@ function snakeCase(key) {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
-/** For an nsbox older than --request-fd: the same request as options. */
-const NAMED = new Set(['argv', 'project', 'cwd', 'env', 'network', 'limits', 'actor', 'reason', 'side_effect']);
-const NETWORK = { allow: '--allow-net', deny: '--deny-net', ranges: '--allow-net-range',
-  proxy_port: '--proxy-port', share: '--share-net' };
-
-function pushOption(out, opt, value) {
-  if (value === true) out.push(opt);
-  else if (Array.isArray(value)) for (const i of value) out.push(opt, String(i));
-  else if (value !== undefined && value !== null && value !== false) out.push(opt, String(value));
-}
-
-function requestToOptions(req) {
-  const out = [];
-  if (req.project !== undefined) out.push('--project', req.project);
-  if (req.cwd !== undefined) out.push('--chdir', req.cwd);
-  for (const [k, v] of Object.entries(req.env || {})) out.push('--env', `${k}=${v}`);
-  for (const [k, v] of Object.entries(req.network || {})) pushOption(out, NETWORK[k], v);
-  for (const [k, v] of Object.entries(req.limits || {})) pushOption(out, `--${k.replace(/_/g, '-')}`, v);
-  for (const [k, v] of Object.entries(req)) {
-    if (!NAMED.has(k)) pushOption(out, `--${k.replace(/_/g, '-')}`, v);
-  }
-  return [...out, '--', ...req.argv];
-}
-
-module.exports = { buildRequest, requestToOptions };
+module.exports = { buildRequest };

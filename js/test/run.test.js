@@ -169,9 +169,7 @@ test('any request member', async () => {
   await assert.rejects(new nsbox.Sandbox({ project: p.project, noSuchMember: 'x' }).run(['true']), nsbox.SandboxError);
 });
 
-test('actor, reason and side_effect reach the record', {
-  skip: require('../lib/launch').supportsRequest(process.env.NSBOX_BIN) ? false : 'this nsbox has no request documents yet',
-}, async () => {
+test('actor, reason and side_effect reach the record', async () => {
   const r = await new nsbox.Sandbox({ project: p.project, actor: 'agent-7', reason: 'read a file',
     sideEffect: 'read_only' }).run(['cat', 'clean.txt']);
   assert.ok(r.ok);

@@ -144,9 +144,6 @@ def test_actor_reason_side_effect(project: pathlib.Path) -> None:
     assert (req["actor"], req["reason"], req["side_effect"]) == (
         "agent-7", "read a file", "read_only")
     r = sb.run(["cat", "clean.txt"])
-    from nsbox._compat import supports_request
-    if not supports_request(sb.binary):
-        pytest.skip("this nsbox has no request documents yet")
     assert r.ok and r.request is not None
     assert (r.request["actor"], r.request["reason"], r.request["side_effect"]) == (
         "agent-7", "read a file", "read_only")

@@ -19,7 +19,6 @@ import subprocess
 import threading
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ._compat import request_to_options, supports_request
 from ._errors import SandboxError, SandboxUnavailable
 
 __all__ = ["find_binary", "Launch", "parse_nsbox_stderr"]
@@ -117,7 +116,6 @@ class Launch:
         self.cwd = cwd
         self.request = request
         self.payload = json.dumps(request, separators=(",", ":")).encode("utf-8")
-        self.legacy = not supports_request(binary)
         self.approved = approved
         self._req_r, self._req_w = os.pipe()
         self._rec_r, self._rec_w = (-1, -1) if check else os.pipe()
@@ -133,8 +131,6 @@ class Launch:
             args.append("--check")
         if self.approved is not None:
             args += ["--approved", self.approved]
-        if self.legacy:
-            return args + request_to_options(self.request)
         return args + ["--request-fd", str(self._req_r)]
 
     def pass_fds(self) -> Tuple[int, ...]:
