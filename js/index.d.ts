@@ -71,7 +71,7 @@ export interface SandboxOptions extends RequestOptions {
   /** The nsbox executable; else $NSBOX_BIN, else nsbox on PATH. */
   binary?: string;
   /** Any other request member by its name (camelCase becomes snake_case;
-   *  nsbox(1), REQUESTS); nsbox refuses one it does not know. */
+   *  nsbox(1), REQUEST DOCUMENT); nsbox refuses one it does not know. */
   [member: string]: unknown;
 }
 

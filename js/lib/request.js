@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 'use strict';
-// The request document nsbox reads with --request-fd (nsbox(1), and
-// schemas/request.schema.json).  No command line is assembled for the
+// The request document nsbox reads with --request-fd (nsbox(1), REQUEST
+// DOCUMENT).  No command line is assembled for the
 // sandboxed command: every option is a member of one JSON document.
 
 function strs(name, value) {
@@ -71,7 +71,7 @@ function buildRequest(argv, o = {}) {
     if (v !== undefined) req[snake || camel] = v;
   }
   // any other option is the request member of the same (snake_case) name:
-  // hostname, allowInlineCode, isolation, overlay, ... (nsbox(1), REQUESTS);
+  // hostname, allowInlineCode, isolation, overlay, ... (nsbox(1), REQUEST DOCUMENT);
   // nsbox refuses a member it does not know
   for (const [key, v] of Object.entries(o)) {
     if (HANDLED.has(key) || v === undefined || v === null || v === false) continue;

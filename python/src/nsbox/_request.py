@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The request document nsbox reads with ``--request-fd`` (see nsbox(1),
-REQUESTS, and schemas/request.schema.json).
+REQUEST DOCUMENT).
 
 The package never assembles a command line for the sandboxed command: every
 option travels as a member of one JSON document over a pipe, so an argument
@@ -66,7 +66,7 @@ def build_request(
     :class:`~nsbox.SandboxResult` gets ``stdout`` and ``stderr``.  Any other
     keyword is a top-level request member of the same name
     (``hostname="build"``, ``allow_inline_code=True``,
-    ``isolation="landlock"``, ``overlay=["src"]``: nsbox(1), REQUESTS, lists
+    ``isolation="landlock"``, ``overlay=["src"]``: nsbox(1), REQUEST DOCUMENT, lists
     them; ``None`` and ``False`` leave a member out), and nsbox refuses a
     member it does not know.  ``extra`` is merged last, as it is.
     """

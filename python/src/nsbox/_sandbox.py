@@ -44,7 +44,7 @@ class Sandbox:
             (the network and limits groups), ``hostname``,
             ``allow_inline_code``, ``allow_metachar``, ``allow_path``,
             ``deny_exec``, ``allow_exec``, ``mask``, ``overlay``,
-            ``isolation``, ... (nsbox(1), REQUESTS).
+            ``isolation``, ... (nsbox(1), REQUEST DOCUMENT).
     """
 
     def __init__(
