@@ -37,12 +37,16 @@ BUILD      ?= build
 # The package's and the completions' tools (DEB_DEPS_PKGS: make deb, make
 # check-deb; bash-completion, zsh and fish for make check-completions) come
 # with `make deps-deb`, which .ci/run calls, so that `make demo` stays light.
+# python3-pytest, -setuptools, -wheel, -venv, mypy, node-typescript and npm: the
+# Python and TypeScript packages' tests (check-python, check-js); Debian's npm
+# only where no npm came with nodejs (NodeSource's conflicts with it).
 DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev \
 	libidn2-dev libunistring-dev \
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
-	nodejs node-undici
+	nodejs node-undici \
+	python3-pytest python3-setuptools python3-wheel python3-venv mypy node-typescript
 DEB_DEPS_PKGS := debhelper devscripts lintian fakeroot mmdebstrap bash-completion zsh fish
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
@@ -407,9 +411,10 @@ deps-bench:
 
 deps:
 	@if [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && $(APT_INSTALL) $(DEPS_PKGS); \
+		apt-get update -qq && $(APT_INSTALL) $(DEPS_PKGS) && \
+		{ command -v npm >/dev/null || $(APT_INSTALL) npm; }; \
 	else \
-		echo "run as root: apt-get install -y --no-install-recommends $(DEPS_PKGS)"; \
+		echo "run as root: apt-get install -y --no-install-recommends $(DEPS_PKGS) npm"; \
 	fi
 
 deps-deb:
@@ -428,6 +433,19 @@ demo: deps
 
 clean:
 	rm -rf build
+
+# The Python and TypeScript packages (python/, js/), against the real binary,
+# as root and as the test user: the wheel is built offline and installed in
+# build/pyvenv; check-js is skipped, with the reason, where node is missing.
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+.PHONY: check-python check-js
+check: check-python check-js
+
+check-python: $(BUILD)/nsbox check-user
+	@BUILD=$(abspath $(BUILD)) PYTHON=$(PYTHON) bash tests/check-packages.sh python $(BUILD)/nsbox
+
+check-js: $(BUILD)/nsbox check-user
+	@BUILD=$(abspath $(BUILD)) bash tests/check-packages.sh js $(BUILD)/nsbox
 
 include tests/vm/vm.mk
 include tests/slurm/slurm.mk

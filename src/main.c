@@ -16,6 +16,7 @@
 #include "seccomp/builtin.h"
 #include "supervisor/doctor.h"
 #include "supervisor/overlay_export.h"
+#include "supervisor/request_load.h"
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
 
@@ -132,6 +133,8 @@ int main(int argc, char *argv[])
 	/* Large (the plan, the gate's roots): static, and only here. */
 	static struct nsb_config cfg;
 	static struct nsb_run run;
+	/* The request's arena: the config points into it until the end. */
+	static struct nsb_jdoc request;
 	int64_t start = now_ms();
 	struct nsb_error e = {0}, fe = {0};
 	int r;
@@ -157,7 +160,14 @@ int main(int argc, char *argv[])
 		cfg.result_fd = -1;
 		r = -EBADF;
 	}
+	/* The document's errors are usage errors with a record, like an option's. */
+	if (r >= 0 && (cfg.request || cfg.has_request_fd)) {
+		r = nsb_request_load(&cfg, &request, &e);
+		if (r >= 0)
+			nsb_result_set_request(&run.res, &cfg);
+	}
 	r = dispatch(&run, r, &e, start);
 	nsb_run_destroy(&run);
+	nsb_jdoc_free(&request);
 	return r;
 }

@@ -83,8 +83,8 @@ static int check_argv_bounds(int argc, char *const *argv, struct nsb_error *e)
 	return 0;
 }
 
-/* Rules between options, and the command after them (argv[optind..]). */
-static int finish(int argc, char *const *argv, const struct nsb_cli_state *s, struct nsb_error *e)
+/* Rules between options (also for a request's, core/request.c). */
+int nsb_cli_check_rules(struct nsb_cli_state *s, struct nsb_error *e)
 {
 	struct nsb_config *c = s->c;
 
@@ -107,6 +107,21 @@ static int finish(int argc, char *const *argv, const struct nsb_cli_state *s, st
 		return nsb_cli_usage_err(
 			e, -EINVAL, "--share-net hands over the whole host network; choose one",
 			"--allow-net, --deny-net, --allow-net-range and --proxy-port cannot be combined with --share-net");
+	return 0;
+}
+
+/* Rules between options, and the command after them (argv[optind..]). */
+static int finish(int argc, char *const *argv, struct nsb_cli_state *s, struct nsb_error *e)
+{
+	struct nsb_config *c = s->c;
+	int r;
+
+	/* The document brings the options: they are checked once it is read. */
+	if (c->request || c->has_request_fd)
+		return nsb_cli_request_alone(s, argc, optind, e);
+	r = nsb_cli_check_rules(s, e);
+	if (r < 0)
+		return r;
 	/* --seccomp-export, --print-policy and --print-profile need no command. */
 	if (optind >= argc && (c->seccomp_export || c->print_policy || c->print_profile))
 		return 0;
@@ -155,6 +170,8 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 		}
 		li = -1;
 		s.argv_index = optind - 1;
+		if (!s.other_option && !nsb_cli_request_may_join(o->name))
+			s.other_option = o->name;
 		r = o->set(o, optarg, &s, e);
 		if (r < 0)
 			return r;

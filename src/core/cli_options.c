@@ -539,6 +539,8 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	/* Reporting */
 	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
 	{.name = "--quiet", .set = set_flag, FIELD(quiet)},
+	{.name = "--request", .metavar = "FILE|-", .set = nsb_cli_set_request},
+	{.name = "--request-fd", .metavar = "N", .set = nsb_cli_set_request_fd},
 	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},
 	{.name = "--version", .set = set_flag, FIELD(version), .stop = true},
 };

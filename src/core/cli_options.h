@@ -34,6 +34,7 @@ struct nsb_cli_state {
 	struct nsb_config *c;
 	int argv_index;		    /* optind - 1 after the option: where a mount came from */
 	const char *max_output_arg; /* as given, for the --capture check */
+	const char *other_option;   /* the first one that may not go with --request */
 };
 
 struct nsb_cli_option;
@@ -52,7 +53,7 @@ struct nsb_cli_option {
 };
 
 /* The rows, in --help order. */
-#define NSB_CLI_N_OPTIONS 52
+#define NSB_CLI_N_OPTIONS 54
 extern const struct nsb_cli_option nsb_cli_options[];
 
 /* The egress options' setters (cli_net.c). */
@@ -81,3 +82,15 @@ int nsb_cli_set_overlay_size(const struct nsb_cli_option *o, const char *arg,
 			     struct nsb_cli_state *s, struct nsb_error *e);
 int nsb_cli_set_overlay_mode(const struct nsb_cli_option *o, const char *arg,
 			     struct nsb_cli_state *s, struct nsb_error *e);
+
+/* cli_request.c: --request, --request-fd, and the rule that only
+ * --result-fd, --check and --approved go with them (checked in finish). */
+int nsb_cli_set_request(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			struct nsb_error *e);
+int nsb_cli_set_request_fd(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+			   struct nsb_error *e);
+bool nsb_cli_request_may_join(const char *name);
+int nsb_cli_request_alone(const struct nsb_cli_state *s, int argc, int optind_now,
+			  struct nsb_error *e);
+/* cli.c: the rules between options (finish), for the request's options too. */
+int nsb_cli_check_rules(struct nsb_cli_state *s, struct nsb_error *e);

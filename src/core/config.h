@@ -177,6 +177,13 @@ struct nsb_config {
 	const char *request_side_effect;
 	/* --approved ID (issue 17, core/approval.h): 64 hex digits, checked. */
 	const char *approved;
+	/* --request FILE|- or --request-fd N (core/request.h): one JSON
+	 * document in place of the options; its strings live in the
+	 * document's arena, kept for the process's lifetime. */
+	const char *request;
+	bool has_request_fd;
+	int request_fd;
+	bool from_request; /* the document was read and applied */
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

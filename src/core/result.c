@@ -420,6 +420,8 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 		nsb_overlay_record_put(&j, r->overlays, r->n_overlays);
 	if (r->has_approval)
 		nsb_result_put_approval(&j, r);
+	if (r->has_request)
+		nsb_result_put_request(&j, r);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	return nsb_json_finish(&j, ret, ret_len);

@@ -220,6 +220,10 @@ struct nsb_result {
 	const char *approval_given;	  /* --approved ID, or NULL */
 	bool approval_needed, approval_approved;
 	const char *approval_hint; /* for needs_approval; NULL otherwise */
+	/* A run from a request document (core/request.h): "request" with its
+	 * actor, reason and side_effect (each null when not given); not owned. */
+	bool has_request;
+	const char *request_actor, *request_reason, *request_side_effect;
 };
 
 struct nsb_json;
@@ -228,6 +232,11 @@ void nsb_result_put_seccomp(struct nsb_json *j, const struct nsb_result *r);
 
 /* "approval" (result_approval.c), into the open record. */
 void nsb_result_put_approval(struct nsb_json *j, const struct nsb_result *r);
+/* The request's members (result_request.c): has_request and the three
+ * strings from the config; "request" into the open record object. */
+struct nsb_config;
+void nsb_result_set_request(struct nsb_result *r, const struct nsb_config *c);
+void nsb_result_put_request(struct nsb_json *j, const struct nsb_result *r);
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */
 void nsb_result_init(struct nsb_result *r);

@@ -1334,6 +1334,10 @@ static const char usage_before_the_table[] =
 	"Reporting:\n"
 	"  --result-fd FD        write the JSON result record to FD (FD >= 3)\n"
 	"  --quiet               no summary line of refused syscalls on stderr\n"
+	"  --request FILE|-      read the options and the command from one JSON document\n"
+	"                        (nsbox(1), REQUEST DOCUMENT); only --result-fd and\n"
+	"                        --check may be given with it\n"
+	"  --request-fd N        the same, read from descriptor N\n"
 	"  --help                show this help and exit\n"
 	"  --version             show the version and exit\n"
 	"\n"
@@ -1371,7 +1375,7 @@ Test(cli, usage_lists_the_option_table_in_order)
 	for (const char *p = nsb_cli_usage; (p = strstr(p, "\n  --")); p++)
 		listed++;
 	cr_expect(eq(sz, rows, listed));
-	cr_expect(eq(sz, rows, 52));
+	cr_expect(eq(sz, rows, 54));
 }
 
 /* ---- --isolation ------------------------------------------------------------ */
