@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/exitcode.h"
+#include "core/result.h"
 #include "core/result_net.h"
 #include "gate/front.h"
 #include "gate/gate_fs_cache.h"
@@ -363,6 +364,9 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	put_seccomp(&j, bpf);
 	put_gate(&j, f);
 	put_str(&j, "isolation", p->isolation == NSB_ISO_LANDLOCK ? "landlock" : "namespaces");
+	if (c->from_request)
+		nsb_request_echo_put(&j, c->request_actor, c->request_reason,
+				     c->request_side_effect);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	r = nsb_json_finish(&j, &buf, &len);
