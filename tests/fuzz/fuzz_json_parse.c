@@ -63,8 +63,8 @@ static void request(const char *s, size_t n)
 	if (r < 0)
 		FUZZ_ASSERT(e.message[0] && e.stage == NSB_STAGE_USAGE);
 	else
-		FUZZ_ASSERT(c.from_request && (c.cmd_argv || c.seccomp_export || c.print_policy ||
-					       c.print_profile));
+		FUZZ_ASSERT(c.from_request &&
+			    (c.cmd_argv || c.seccomp_export || c.print_policy || c.print_profile));
 	nsb_jdoc_free(&d);
 }
 
