@@ -25,7 +25,7 @@ DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev 
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
-	nodejs node-undici
+	nodejs node-undici python3-jsonschema
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 PKGS := libcap-ng libseccomp libmnl
@@ -107,7 +107,7 @@ CRITERION_LIBS   = $(call lazy_pkg,CRITERION_LIBS,--libs criterion 2>/dev/null)
 # Criterion prints its "Synthesis:" line per binary; keep it in the log.
 CRITERION_FLAGS ?= --jobs 2
 
-.PHONY: all check unit integration asan lint install deps demo clean format check-user \
+.PHONY: all check check-schemas unit integration asan lint install deps demo clean format check-user \
 	fuzz fuzz-build check-valgrind lint-cppcheck lint-tidy
 
 all: $(BUILD)/nsbox
@@ -180,7 +180,11 @@ integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(NOUSERNS) $(INTEG_BINS) check-u
 		NSBOX_ESCAPE=$(abspath $(ESCAPE)) NSBOX_NOUSERNS=$(abspath $(NOUSERNS)) \
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
-check: all unit integration check-vm-runner check-vm
+check: all unit integration check-schemas check-vm-runner check-vm
+
+# Real records, --check documents and requests against schemas/ (issue 17).
+check-schemas: $(BUILD)/nsbox
+	python3 tests/check-schemas.py $(BUILD)/nsbox $(CURDIR)
 
 # The whole suite under AddressSanitizer + UBSan.  Reports go to files so that
 # a report in a Criterion worker or in a sandbox child is never lost: any
