@@ -19,12 +19,9 @@ void nsb_request_echo_put(struct nsb_json *j, const char *actor, const char *rea
 {
 	nsb_json_key(j, "request");
 	nsb_json_begin_object(j);
-	nsb_json_key(j, "actor");
-	nsb_json_string(j, actor);
-	nsb_json_key(j, "reason");
-	nsb_json_string(j, reason);
-	nsb_json_key(j, "side_effect");
-	nsb_json_string(j, side_effect);
+	nsb_json_put_str(j, "actor", actor);
+	nsb_json_put_str(j, "reason", reason);
+	nsb_json_put_str(j, "side_effect", side_effect);
 	nsb_json_end_object(j);
 }
 
