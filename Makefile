@@ -45,7 +45,7 @@ DEPS_PKGS := build-essential pkg-config libcap-ng-dev libseccomp-dev libmnl-dev 
 	libcriterion-dev python3 mandoc shellcheck clang clang-format clang-tidy \
 	cppcheck llvm libclang-rt-14-dev valgrind strace bubblewrap hyperfine \
 	kmod git make gcc passwd util-linux ca-certificates apparmor \
-	nodejs node-undici \
+	nodejs node-undici python3-jsonschema \
 	python3-pytest python3-setuptools python3-wheel python3-venv mypy node-typescript
 DEB_DEPS_PKGS := debhelper devscripts lintian fakeroot mmdebstrap bash-completion zsh fish
 APT_INSTALL := DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
@@ -131,7 +131,7 @@ CRITERION_LIBS   = $(call lazy_pkg,CRITERION_LIBS,--libs criterion 2>/dev/null)
 # Criterion prints its "Synthesis:" line per binary; keep it in the log.
 CRITERION_FLAGS ?= --jobs 2
 
-.PHONY: all check unit integration asan lint install deps demo clean format check-user \
+.PHONY: all check check-schemas unit integration asan lint install deps demo clean format check-user \
 	fuzz fuzz-build check-valgrind lint-cppcheck lint-tidy
 
 all: $(BUILD)/nsbox
@@ -204,7 +204,16 @@ integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(NOUSERNS) $(INTEG_BINS) check-u
 		NSBOX_ESCAPE=$(abspath $(ESCAPE)) NSBOX_NOUSERNS=$(abspath $(NOUSERNS)) \
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; done; exit $$fail
 
-check: all unit integration check-vm-runner check-vm
+check: all unit integration check-schemas check-vm-runner check-vm
+
+# Real records, --check documents and requests against schemas/ (issue 17).
+# As root, again as the test user (with a copy of the binary it can reach).
+check-schemas: $(BUILD)/nsbox
+	python3 tests/check-schemas.py $(BUILD)/nsbox $(CURDIR)
+	@if [ "$$(id -u)" = 0 ]; then bash tests/ensure-user.sh && d=$$(mktemp -d) && \
+		cp $(BUILD)/nsbox $$d/ && chmod 755 $$d $$d/nsbox && \
+		runuser -u nsbox-test -- python3 tests/check-schemas.py $$d/nsbox $(CURDIR); \
+		rc=$$?; rm -rf $$d; exit $$rc; fi
 
 # The whole suite under AddressSanitizer + UBSan.  Reports go to files so that
 # a report in a Criterion worker or in a sandbox child is never lost: any

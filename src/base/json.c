@@ -376,3 +376,44 @@ int nsb_json_finish(struct nsb_json *j, char **ret, size_t *ret_len)
 	j->cap = 0;
 	return 0;
 }
+
+/* ---- a member in one call ------------------------------------------------- */
+
+void nsb_json_put_str(struct nsb_json *j, const char *key, const char *s)
+{
+	nsb_json_key(j, key);
+	nsb_json_string(j, s);
+}
+
+void nsb_json_put_strn(struct nsb_json *j, const char *key, const char *s, size_t size)
+{
+	nsb_json_key(j, key);
+	nsb_json_string_len(j, s, strnlen(s, size));
+}
+
+void nsb_json_put_bool(struct nsb_json *j, const char *key, bool v)
+{
+	nsb_json_key(j, key);
+	nsb_json_bool(j, v);
+}
+
+void nsb_json_put_int(struct nsb_json *j, const char *key, int64_t v)
+{
+	nsb_json_key(j, key);
+	nsb_json_int(j, v);
+}
+
+void nsb_json_put_uint(struct nsb_json *j, const char *key, uint64_t v)
+{
+	nsb_json_key(j, key);
+	nsb_json_uint(j, v);
+}
+
+void nsb_json_put_opt_int(struct nsb_json *j, const char *key, int64_t v)
+{
+	nsb_json_key(j, key);
+	if (v < 0)
+		nsb_json_null(j);
+	else
+		nsb_json_int(j, v);
+}

@@ -81,3 +81,16 @@ int nsb_json_newline(struct nsb_json *j);
  * error and nothing is handed out.  Call nsb_json_free() either way.
  */
 int nsb_json_finish(struct nsb_json *j, char **ret, size_t *ret_len);
+
+/*
+ * A member in one call: the key, then its value.  The same sticky errors.
+ * put_str writes null for NULL; put_opt_int writes null for a negative
+ * value ("unknown"); put_strn writes a fixed-size char array up to its
+ * first NUL, never past size bytes.
+ */
+void nsb_json_put_str(struct nsb_json *j, const char *key, const char *s);
+void nsb_json_put_strn(struct nsb_json *j, const char *key, const char *s, size_t size);
+void nsb_json_put_bool(struct nsb_json *j, const char *key, bool v);
+void nsb_json_put_int(struct nsb_json *j, const char *key, int64_t v);
+void nsb_json_put_uint(struct nsb_json *j, const char *key, uint64_t v);
+void nsb_json_put_opt_int(struct nsb_json *j, const char *key, int64_t v);

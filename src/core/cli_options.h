@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli's option table, shared by the parser (cli.c) and the rows with their
- * setters (cli_options.c).  Not for other modules: they see cli.h.
+ * setters (cli_options.c), and by the request document (request.c), which
+ * applies its members through the same rows.  Not for other modules: they
+ * see cli.h.
  */
 #pragma once
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * struct nsb_config: what the command line asked for, nothing more.  Filled by
- * cli.c (pure); strings point into argv and are never owned.
+ * cli.c (pure); strings point into argv, or into the request document's
+ * arena (core/request.h), and are never owned.
  */
 #pragma once
 

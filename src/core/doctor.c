@@ -284,15 +284,6 @@ static void json_str_or_null(struct nsb_json *j, const char *key, const char *s)
 		nsb_json_null(j);
 }
 
-static void json_long(struct nsb_json *j, const char *key, long v)
-{
-	nsb_json_key(j, key);
-	if (v < 0)
-		nsb_json_null(j);
-	else
-		nsb_json_int(j, v);
-}
-
 /* The raw facts, so that a program can judge for itself. */
 static void json_facts(struct nsb_json *j, const struct nsb_doctor_facts *f)
 {
@@ -301,14 +292,14 @@ static void json_facts(struct nsb_json *j, const struct nsb_doctor_facts *f)
 	json_str_or_null(j, "kernel", f->kernel);
 	nsb_json_key(j, "uid");
 	nsb_json_uint(j, f->uid);
-	json_long(j, "max_user_namespaces", f->max_user_namespaces);
-	json_long(j, "unprivileged_userns_clone", f->unprivileged_userns);
-	json_long(j, "apparmor_restrict_unprivileged_userns", f->apparmor_restrict);
+	nsb_json_put_opt_int(j, "max_user_namespaces", f->max_user_namespaces);
+	nsb_json_put_opt_int(j, "unprivileged_userns_clone", f->unprivileged_userns);
+	nsb_json_put_opt_int(j, "apparmor_restrict_unprivileged_userns", f->apparmor_restrict);
 	nsb_json_key(j, "apparmor_enabled");
 	nsb_json_bool(j, f->apparmor_enabled);
 	nsb_json_key(j, "apparmor_profile_loaded");
 	nsb_json_bool(j, f->apparmor_profile_loaded);
-	json_long(j, "seccomp_mode", f->seccomp_mode);
+	nsb_json_put_opt_int(j, "seccomp_mode", f->seccomp_mode);
 	nsb_json_key(j, "userns_ok");
 	nsb_json_bool(j, f->userns_errno == 0);
 	json_str_or_null(j, "userns_errno",

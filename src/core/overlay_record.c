@@ -56,18 +56,6 @@ void nsb_overlay_result_free(struct nsb_overlay_result *o)
 	o->error = o->export_path = o->store = NULL;
 }
 
-static void put_str(struct nsb_json *j, const char *key, const char *s)
-{
-	nsb_json_key(j, key);
-	nsb_json_string(j, s);
-}
-
-static void put_uint(struct nsb_json *j, const char *key, uint64_t v)
-{
-	nsb_json_key(j, key);
-	nsb_json_uint(j, v);
-}
-
 /* added/modified: {path, type, mode, size, sha256}; deleted: paths;
  * skipped: {path, why}. */
 static void put_list(struct nsb_json *j, const char *key, const struct nsb_ovl_list *l, int shape)
@@ -83,23 +71,23 @@ static void put_list(struct nsb_json *j, const char *key, const struct nsb_ovl_l
 			continue;
 		}
 		nsb_json_begin_object(j);
-		put_str(j, "path", it->path);
+		nsb_json_put_str(j, "path", it->path);
 		if (shape == 2) {
-			put_str(j, "why", it->type);
+			nsb_json_put_str(j, "why", it->type);
 		} else {
-			put_str(j, "type", it->type);
+			nsb_json_put_str(j, "type", it->type);
 			char mode[8];
 			snprintf(mode, sizeof(mode), "%04o", it->mode & 07777);
-			put_str(j, "mode", mode);
-			put_uint(j, "size", it->size);
-			put_str(j, "sha256", it->has_sha ? it->sha256 : NULL);
+			nsb_json_put_str(j, "mode", mode);
+			nsb_json_put_uint(j, "size", it->size);
+			nsb_json_put_str(j, "sha256", it->has_sha ? it->sha256 : NULL);
 		}
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_array(j);
 	strcpy(count, key);
 	strcat(count, "_count");
-	put_uint(j, count, l->count);
+	nsb_json_put_uint(j, count, l->count);
 }
 
 void nsb_overlay_record_put(struct nsb_json *j, const struct nsb_overlay_result *o, size_t n)
@@ -108,11 +96,11 @@ void nsb_overlay_record_put(struct nsb_json *j, const struct nsb_overlay_result 
 	nsb_json_begin_array(j);
 	for (size_t i = 0; i < n; i++) {
 		nsb_json_begin_object(j);
-		put_str(j, "dir", o[i].dir);
-		put_str(j, "dest", o[i].dest);
-		put_str(j, "mode", o[i].mode);
-		put_uint(j, "upper_bytes", o[i].upper_bytes);
-		put_uint(j, "size_limit", o[i].size_limit);
+		nsb_json_put_str(j, "dir", o[i].dir);
+		nsb_json_put_str(j, "dest", o[i].dest);
+		nsb_json_put_str(j, "mode", o[i].mode);
+		nsb_json_put_uint(j, "upper_bytes", o[i].upper_bytes);
+		nsb_json_put_uint(j, "size_limit", o[i].size_limit);
 		nsb_json_key(j, "full");
 		nsb_json_bool(j, o[i].full);
 		nsb_json_key(j, "complete");
@@ -123,9 +111,9 @@ void nsb_overlay_record_put(struct nsb_json *j, const struct nsb_overlay_result 
 		put_list(j, "skipped", &o[i].skipped, 2);
 		nsb_json_key(j, "committed");
 		nsb_json_bool(j, o[i].committed);
-		put_str(j, "export", o[i].export_path);
-		put_str(j, "error", o[i].error);
-		put_str(j, "store", o[i].store);
+		nsb_json_put_str(j, "export", o[i].export_path);
+		nsb_json_put_str(j, "error", o[i].error);
+		nsb_json_put_str(j, "store", o[i].store);
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_array(j);

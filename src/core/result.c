@@ -35,60 +35,31 @@ void nsb_result_init(struct nsb_result *r)
 	r->pids_peak = -1;
 }
 
-/* int64 fields use -1 (any negative) for "unknown". */
-static void put_opt_int(struct nsb_json *j, const char *key, int64_t v)
-{
-	nsb_json_key(j, key);
-	if (v < 0)
-		nsb_json_null(j);
-	else
-		nsb_json_int(j, v);
-}
-
-static void put_str(struct nsb_json *j, const char *key, const char *s)
-{
-	nsb_json_key(j, key);
-	nsb_json_string(j, s); /* NULL: null */
-}
-
-static void put_bool(struct nsb_json *j, const char *key, bool v)
-{
-	nsb_json_key(j, key);
-	nsb_json_bool(j, v);
-}
-
-/* A fixed-size char array that is NUL-terminated unless corrupted: never read past it. */
-static void put_array_str(struct nsb_json *j, const char *key, const char *s, size_t size)
-{
-	nsb_json_key(j, key);
-	nsb_json_string_len(j, s, strnlen(s, size));
-}
-
 static void put_denial(struct nsb_json *j, const struct nsb_denial *d)
 {
 	nsb_json_begin_object(j);
-	put_str(j, "stage", d->stage ? d->stage : "gate");
-	put_str(j, "rule", d->rule);
-	put_opt_int(j, "argv_index", d->argv_index);
-	put_str(j, "token", d->token);
-	put_str(j, "resolved", d->resolved);
-	put_str(j, "hint", d->hint);
-	put_str(j, "metachar", d->metachar);
+	nsb_json_put_str(j, "stage", d->stage ? d->stage : "gate");
+	nsb_json_put_str(j, "rule", d->rule);
+	nsb_json_put_opt_int(j, "argv_index", d->argv_index);
+	nsb_json_put_str(j, "token", d->token);
+	nsb_json_put_str(j, "resolved", d->resolved);
+	nsb_json_put_str(j, "hint", d->hint);
+	nsb_json_put_str(j, "metachar", d->metachar);
 	nsb_json_end_object(j);
 }
 
 static void put_setup_error(struct nsb_json *j, const struct nsb_error *e)
 {
 	nsb_json_begin_object(j);
-	put_str(j, "stage", nsb_stage_name(e->stage));
+	nsb_json_put_str(j, "stage", nsb_stage_name(e->stage));
 	nsb_json_key(j, "errno");
 	nsb_json_int(j, e->err);
-	put_str(j, "errno_name", nsb_errno_name(e->err));
-	put_array_str(j, "message", e->message, sizeof(e->message));
+	nsb_json_put_str(j, "errno_name", nsb_errno_name(e->err));
+	nsb_json_put_strn(j, "message", e->message, sizeof(e->message));
 	if (e->hint[0])
-		put_array_str(j, "hint", e->hint, sizeof(e->hint));
+		nsb_json_put_strn(j, "hint", e->hint, sizeof(e->hint));
 	else
-		put_str(j, "hint", NULL);
+		nsb_json_put_str(j, "hint", NULL);
 	nsb_json_end_object(j);
 }
 
@@ -98,10 +69,10 @@ static void put_enforced_seccomp(struct nsb_json *j, const struct nsb_enforced *
 	nsb_json_key(j, "seccomp");
 	if (en->seccomp_profile) {
 		nsb_json_begin_object(j);
-		put_str(j, "profile", en->seccomp_profile);
-		put_str(j, "sha256", en->seccomp_sha256);
-		put_str(j, "default_action", en->seccomp_default_action);
-		put_str(j, "unmapped_ids", en->seccomp_unmapped_ids);
+		nsb_json_put_str(j, "profile", en->seccomp_profile);
+		nsb_json_put_str(j, "sha256", en->seccomp_sha256);
+		nsb_json_put_str(j, "default_action", en->seccomp_default_action);
+		nsb_json_put_str(j, "unmapped_ids", en->seccomp_unmapped_ids);
 		nsb_json_end_object(j);
 	} else {
 		nsb_json_null(j);
@@ -118,7 +89,7 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 		nsb_json_begin_object(j);
 		nsb_json_key(j, "bytes");
 		nsb_json_uint(j, en->memory_bytes);
-		put_str(j, "via", en->memory_via);
+		nsb_json_put_str(j, "via", en->memory_via);
 		nsb_json_end_object(j);
 	}
 	/* Present also when nothing enforces a pids limit, to say why. */
@@ -130,9 +101,9 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 			nsb_json_uint(j, en->pids_max);
 		else
 			nsb_json_null(j);
-		put_str(j, "via", en->pids_via);
-		put_bool(j, "default", en->pids_default);
-		put_str(j, "reason", en->pids_via ? NULL : en->pids_reason);
+		nsb_json_put_str(j, "via", en->pids_via);
+		nsb_json_put_bool(j, "default", en->pids_default);
+		nsb_json_put_str(j, "reason", en->pids_via ? NULL : en->pids_reason);
 		nsb_json_end_object(j);
 	}
 	if (en->cpus_via) {
@@ -144,7 +115,7 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 		nsb_json_uint(j, en->cpu_quota_us);
 		nsb_json_key(j, "period_us");
 		nsb_json_uint(j, en->cpu_period_us);
-		put_str(j, "via", en->cpus_via);
+		nsb_json_put_str(j, "via", en->cpus_via);
 		nsb_json_end_object(j);
 	}
 	if (en->timeout_ms) {
@@ -154,7 +125,7 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 		nsb_json_uint(j, en->timeout_ms);
 		nsb_json_key(j, "kill_after_ms");
 		nsb_json_uint(j, en->kill_after_ms);
-		put_str(j, "via", "supervisor");
+		nsb_json_put_str(j, "via", "supervisor");
 		nsb_json_end_object(j);
 	}
 	if (en->has_max_output) {
@@ -162,8 +133,8 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 		nsb_json_begin_object(j);
 		nsb_json_key(j, "max_bytes");
 		nsb_json_uint(j, en->max_output);
-		put_bool(j, "capture", en->capture);
-		put_str(j, "via", "supervisor");
+		nsb_json_put_bool(j, "capture", en->capture);
+		nsb_json_put_str(j, "via", "supervisor");
 		nsb_json_end_object(j);
 	}
 	if (en->tmp_size) {
@@ -171,7 +142,7 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 		nsb_json_begin_object(j);
 		nsb_json_key(j, "bytes");
 		nsb_json_uint(j, en->tmp_size);
-		put_str(j, "via", "tmpfs");
+		nsb_json_put_str(j, "via", "tmpfs");
 		nsb_json_end_object(j);
 	}
 	if (en->overlay_via) {
@@ -204,7 +175,7 @@ static void put_covers(struct nsb_json *j, const char *key, bool on, size_t n,
 	for (size_t i = 0; i < n && i < NSB_RECORD_MAX_COVER_PATHS; i++)
 		nsb_json_string(j, paths[i]);
 	nsb_json_end_array(j);
-	put_bool(j, "truncated", en->covers_truncated);
+	nsb_json_put_bool(j, "truncated", en->covers_truncated);
 	nsb_json_key(j, "scanned");
 	nsb_json_uint(j, en->covers_entries);
 	nsb_json_end_object(j);
@@ -228,33 +199,33 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 		if (en->namespaces & ns[i].bit)
 			nsb_json_string(j, ns[i].name);
 	nsb_json_end_array(j);
-	put_bool(j, "caps_dropped", en->caps_dropped);
-	put_bool(j, "no_new_privs", en->no_new_privs);
+	nsb_json_put_bool(j, "caps_dropped", en->caps_dropped);
+	nsb_json_put_bool(j, "no_new_privs", en->no_new_privs);
 	put_enforced_seccomp(j, en);
-	put_str(j, "hostname", en->hostname);
+	nsb_json_put_str(j, "hostname", en->hostname);
 	if (en->net_policy)
 		nsb_result_put_net_policy(j, en->net_policy);
 	else
-		put_str(j, "network", en->share_net ? "host" : "none");
-	put_str(j, "mount_api", en->mount_api);
+		nsb_json_put_str(j, "network", en->share_net ? "host" : "none");
+	nsb_json_put_str(j, "mount_api", en->mount_api);
 
 	put_enforced_limits(j, en);
 
 	if (en->has_stdio) {
 		nsb_json_key(j, "stdio");
 		nsb_json_begin_object(j);
-		put_str(j, "stdin", en->stdio[0]);
-		put_str(j, "stdout", en->stdio[1]);
-		put_str(j, "stderr", en->stdio[2]);
-		put_bool(j, "pty", en->stdio_pty);
+		nsb_json_put_str(j, "stdin", en->stdio[0]);
+		nsb_json_put_str(j, "stdout", en->stdio[1]);
+		nsb_json_put_str(j, "stderr", en->stdio[2]);
+		nsb_json_put_bool(j, "pty", en->stdio_pty);
 		nsb_json_end_object(j);
 	}
 
 	nsb_json_key(j, "cgroup");
 	if (en->cgroup_path) {
 		nsb_json_begin_object(j);
-		put_str(j, "path", en->cgroup_path);
-		put_str(j, "placement", en->cgroup_placement);
+		nsb_json_put_str(j, "path", en->cgroup_path);
+		nsb_json_put_str(j, "placement", en->cgroup_placement);
 		nsb_json_end_object(j);
 	} else {
 		nsb_json_null(j);
@@ -297,13 +268,13 @@ static void put_captured(struct nsb_json *j, const char *name, const char *data,
 		nsb_json_string_len(j, data ? data : "", data ? len : 0);
 	}
 	snprintf(flag, sizeof(flag), "%s_invalid_utf8", name);
-	put_bool(j, flag, j->replaced_invalid_utf8);
+	nsb_json_put_bool(j, flag, j->replaced_invalid_utf8);
 }
 
 /* How the run ended: status, exit code or signal, and why. */
 static void put_outcome(struct nsb_json *j, const struct nsb_result *r)
 {
-	put_str(j, "status", nsb_status_name(r->status));
+	nsb_json_put_str(j, "status", nsb_status_name(r->status));
 	nsb_json_key(j, "exit_code");
 	if (r->exit_code_set)
 		nsb_json_int(j, r->exit_code); /* may be a negative sentinel */
@@ -314,10 +285,10 @@ static void put_outcome(struct nsb_json *j, const struct nsb_result *r)
 		nsb_json_int(j, r->signal);
 	else
 		nsb_json_null(j);
-	put_bool(j, "timed_out", r->timed_out);
-	put_bool(j, "oom_killed", r->oom_killed);
-	put_bool(j, "denied", r->denied);
-	put_str(j, "reason", r->reason);
+	nsb_json_put_bool(j, "timed_out", r->timed_out);
+	nsb_json_put_bool(j, "oom_killed", r->oom_killed);
+	nsb_json_put_bool(j, "denied", r->denied);
+	nsb_json_put_str(j, "reason", r->reason);
 
 	nsb_json_key(j, "denial");
 	if (r->has_denial)
@@ -334,12 +305,12 @@ static void put_outcome(struct nsb_json *j, const struct nsb_result *r)
 /* Time, output sizes and truncation, the captured output, resources. */
 static void put_usage(struct nsb_json *j, const struct nsb_result *r, struct holes *h)
 {
-	put_opt_int(j, "duration_ms", r->duration_ms);
-	put_opt_int(j, "stdout_bytes", r->stdout_bytes);
-	put_opt_int(j, "stderr_bytes", r->stderr_bytes);
-	put_bool(j, "truncated", r->stdout_truncated || r->stderr_truncated);
-	put_bool(j, "stdout_truncated", r->stdout_truncated);
-	put_bool(j, "stderr_truncated", r->stderr_truncated);
+	nsb_json_put_opt_int(j, "duration_ms", r->duration_ms);
+	nsb_json_put_opt_int(j, "stdout_bytes", r->stdout_bytes);
+	nsb_json_put_opt_int(j, "stderr_bytes", r->stderr_bytes);
+	nsb_json_put_bool(j, "truncated", r->stdout_truncated || r->stderr_truncated);
+	nsb_json_put_bool(j, "stdout_truncated", r->stdout_truncated);
+	nsb_json_put_bool(j, "stderr_truncated", r->stderr_truncated);
 	if (r->captured) {
 		put_captured(j, "stdout", r->stdout_data, r->stdout_len, h, 0);
 		put_captured(j, "stderr", r->stderr_data, r->stderr_len, h, 1);
@@ -347,10 +318,10 @@ static void put_usage(struct nsb_json *j, const struct nsb_result *r, struct hol
 
 	nsb_json_key(j, "resources");
 	nsb_json_begin_object(j);
-	put_opt_int(j, "cpu_user_ms", r->cpu_user_ms);
-	put_opt_int(j, "cpu_sys_ms", r->cpu_sys_ms);
-	put_opt_int(j, "memory_peak_bytes", r->memory_peak_bytes);
-	put_opt_int(j, "pids_peak", r->pids_peak);
+	nsb_json_put_opt_int(j, "cpu_user_ms", r->cpu_user_ms);
+	nsb_json_put_opt_int(j, "cpu_sys_ms", r->cpu_sys_ms);
+	nsb_json_put_opt_int(j, "memory_peak_bytes", r->memory_peak_bytes);
+	nsb_json_put_opt_int(j, "pids_peak", r->pids_peak);
 	nsb_json_end_object(j);
 }
 
@@ -361,18 +332,18 @@ static void put_findings(struct nsb_json *j, const struct nsb_result *r)
 	nsb_json_begin_array(j);
 	for (size_t i = 0; i < r->n_violations && i < ARRAY_SIZE(r->violations); i++) {
 		nsb_json_begin_object(j);
-		put_str(j, "kind", r->violations[i].kind);
+		nsb_json_put_str(j, "kind", r->violations[i].kind);
 		nsb_json_key(j, "count");
 		nsb_json_uint(j, r->violations[i].count);
 		if (r->violations[i].path)
-			put_str(j, "path", r->violations[i].path);
+			nsb_json_put_str(j, "path", r->violations[i].path);
 		nsb_json_end_object(j);
 	}
 	nsb_result_put_seccomp(j, r);
 	nsb_json_end_array(j);
 	if (r->has_violations_reporting) {
-		put_bool(j, "violations_reporting", r->violations_reporting);
-		put_str(j, "violations_reporting_reason", r->violations_reporting_reason);
+		nsb_json_put_bool(j, "violations_reporting", r->violations_reporting);
+		nsb_json_put_str(j, "violations_reporting_reason", r->violations_reporting_reason);
 	}
 
 	if (!r->n_warnings)
@@ -381,9 +352,9 @@ static void put_findings(struct nsb_json *j, const struct nsb_result *r)
 	nsb_json_begin_array(j);
 	for (size_t i = 0; i < r->n_warnings && i < ARRAY_SIZE(r->warnings); i++) {
 		nsb_json_begin_object(j);
-		put_str(j, "kind", r->warnings[i].kind);
-		put_str(j, "path", r->warnings[i].path);
-		put_str(j, "message", r->warnings[i].message);
+		nsb_json_put_str(j, "kind", r->warnings[i].kind);
+		nsb_json_put_str(j, "path", r->warnings[i].path);
+		nsb_json_put_str(j, "message", r->warnings[i].message);
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_array(j);
@@ -399,7 +370,7 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	nsb_json_begin_object(&j);
 	nsb_json_key(&j, "schema");
 	nsb_json_int(&j, NSB_RECORD_SCHEMA);
-	put_str(&j, "nsbox", NSB_VERSION);
+	nsb_json_put_str(&j, "nsbox", NSB_VERSION);
 	put_outcome(&j, r);
 	put_usage(&j, r, h);
 	nsb_json_key(&j, "enforced");
@@ -413,7 +384,7 @@ static int build_json(const struct nsb_result *r, struct holes *h, char **ret, s
 	if (r->gate_metachar) {
 		nsb_json_key(&j, "gate");
 		nsb_json_begin_object(&j);
-		put_str(&j, "metachar", r->gate_metachar);
+		nsb_json_put_str(&j, "metachar", r->gate_metachar);
 		nsb_json_end_object(&j);
 	}
 	if (r->n_overlays)

@@ -237,6 +237,9 @@ void nsb_result_put_approval(struct nsb_json *j, const struct nsb_result *r);
 struct nsb_config;
 void nsb_result_set_request(struct nsb_result *r, const struct nsb_config *c);
 void nsb_result_put_request(struct nsb_json *j, const struct nsb_result *r);
+/* "request": {actor, reason, side_effect} (also the --check document's). */
+void nsb_request_echo_put(struct nsb_json *j, const char *actor, const char *reason,
+			  const char *side_effect);
 
 /* Fill with the "nothing known yet" values (all nullable fields null). */
 void nsb_result_init(struct nsb_result *r);

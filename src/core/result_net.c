@@ -10,10 +10,8 @@ void nsb_result_put_net_policy(struct nsb_json *j, const struct nsb_net_policy *
 
 	nsb_json_key(j, "network");
 	nsb_json_begin_object(j);
-	nsb_json_key(j, "mode");
-	nsb_json_string(j, "proxy");
-	nsb_json_key(j, "port");
-	nsb_json_uint(j, p->port);
+	nsb_json_put_str(j, "mode", "proxy");
+	nsb_json_put_uint(j, "port", p->port);
 	nsb_json_key(j, "allow");
 	nsb_json_begin_array(j);
 	for (size_t i = 0; i < p->n_allow; i++) {
@@ -48,33 +46,23 @@ void nsb_result_put_network(struct nsb_json *j, const struct nsb_result *r)
 	for (size_t i = 0; i < r->n_net_conns; i++) {
 		const struct nsb_net_conn *c = &r->net_conns[i];
 		nsb_json_begin_object(j);
-		nsb_json_key(j, "host");
-		nsb_json_string(j, c->host);
-		nsb_json_key(j, "port");
-		nsb_json_uint(j, c->port);
-		nsb_json_key(j, "protocol");
-		nsb_json_string(j, c->protocol);
-		nsb_json_key(j, "allowed");
-		nsb_json_bool(j, c->allowed);
-		nsb_json_key(j, "reason");
-		nsb_json_string(j, c->reason);
+		nsb_json_put_str(j, "host", c->host);
+		nsb_json_put_uint(j, "port", c->port);
+		nsb_json_put_str(j, "protocol", c->protocol);
+		nsb_json_put_bool(j, "allowed", c->allowed);
+		nsb_json_put_str(j, "reason", c->reason);
 		nsb_json_key(j, "addresses");
 		nsb_json_begin_array(j);
 		for (size_t k = 0; k < c->n_addrs && k < NSB_NET_ADDRS_MAX; k++)
 			nsb_json_string(j, c->addrs[k]);
 		nsb_json_end_array(j);
-		nsb_json_key(j, "bytes_up");
-		nsb_json_uint(j, c->bytes_up);
-		nsb_json_key(j, "bytes_down");
-		nsb_json_uint(j, c->bytes_down);
-		nsb_json_key(j, "start_ms");
-		nsb_json_int(j, c->start_ms);
-		nsb_json_key(j, "duration_ms");
-		nsb_json_int(j, c->duration_ms);
+		nsb_json_put_uint(j, "bytes_up", c->bytes_up);
+		nsb_json_put_uint(j, "bytes_down", c->bytes_down);
+		nsb_json_put_int(j, "start_ms", c->start_ms);
+		nsb_json_put_int(j, "duration_ms", c->duration_ms);
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_array(j);
-	nsb_json_key(j, "more");
-	nsb_json_uint(j, r->net_conns_more);
+	nsb_json_put_uint(j, "more", r->net_conns_more);
 	nsb_json_end_object(j);
 }

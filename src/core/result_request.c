@@ -14,15 +14,18 @@ void nsb_result_set_request(struct nsb_result *r, const struct nsb_config *c)
 }
 
 /* Each value bounded by the request (NSB_REQUEST_MAX_META); null when not given. */
-void nsb_result_put_request(struct nsb_json *j, const struct nsb_result *r)
+void nsb_request_echo_put(struct nsb_json *j, const char *actor, const char *reason,
+			  const char *side_effect)
 {
 	nsb_json_key(j, "request");
 	nsb_json_begin_object(j);
-	nsb_json_key(j, "actor");
-	nsb_json_string(j, r->request_actor);
-	nsb_json_key(j, "reason");
-	nsb_json_string(j, r->request_reason);
-	nsb_json_key(j, "side_effect");
-	nsb_json_string(j, r->request_side_effect);
+	nsb_json_put_str(j, "actor", actor);
+	nsb_json_put_str(j, "reason", reason);
+	nsb_json_put_str(j, "side_effect", side_effect);
 	nsb_json_end_object(j);
+}
+
+void nsb_result_put_request(struct nsb_json *j, const struct nsb_result *r)
+{
+	nsb_request_echo_put(j, r->request_actor, r->request_reason, r->request_side_effect);
 }

@@ -6,13 +6,6 @@
 #include "base/macro.h"
 #include "core/result.h"
 
-/* A fixed-size array, NUL-terminated by its writer: never read past it. */
-static void put_fixed(struct nsb_json *j, const char *key, const char *s, size_t size)
-{
-	nsb_json_key(j, key);
-	nsb_json_string_len(j, s, strnlen(s, size));
-}
-
 /* {"kind": "seccomp", "syscall", "nr", "action", "count",
  *  "first": {"pid", "comm", "args", "ms"}} */
 static void put_entry(struct nsb_json *j, const struct nsb_seccomp_violation *v)
@@ -20,10 +13,10 @@ static void put_entry(struct nsb_json *j, const struct nsb_seccomp_violation *v)
 	nsb_json_begin_object(j);
 	nsb_json_key(j, "kind");
 	nsb_json_string(j, "seccomp");
-	put_fixed(j, "syscall", v->syscall, sizeof(v->syscall));
+	nsb_json_put_strn(j, "syscall", v->syscall, sizeof(v->syscall));
 	nsb_json_key(j, "nr");
 	nsb_json_int(j, v->nr);
-	put_fixed(j, "action", v->action, sizeof(v->action));
+	nsb_json_put_strn(j, "action", v->action, sizeof(v->action));
 	nsb_json_key(j, "count");
 	nsb_json_uint(j, v->count);
 	nsb_json_key(j, "first");
@@ -32,7 +25,7 @@ static void put_entry(struct nsb_json *j, const struct nsb_seccomp_violation *v)
 	/* Unknown when the caller was gone before it could be read. */
 	if (v->pid > 0) {
 		nsb_json_int(j, v->pid);
-		put_fixed(j, "comm", v->comm, sizeof(v->comm));
+		nsb_json_put_strn(j, "comm", v->comm, sizeof(v->comm));
 	} else {
 		nsb_json_null(j);
 		nsb_json_key(j, "comm");

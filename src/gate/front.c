@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/exitcode.h"
+#include "core/result.h"
 #include "core/result_net.h"
 #include "gate/front.h"
 #include "gate/gate_fs_cache.h"
@@ -179,24 +180,6 @@ static const char *op_kind(const struct nsb_mount_op *op)
 	return "unknown";
 }
 
-static void put_str(struct nsb_json *j, const char *k, const char *v)
-{
-	nsb_json_key(j, k);
-	nsb_json_string(j, v);
-}
-
-static void put_u64(struct nsb_json *j, const char *k, uint64_t v)
-{
-	nsb_json_key(j, k);
-	nsb_json_uint(j, v);
-}
-
-static void put_bool(struct nsb_json *j, const char *k, bool v)
-{
-	nsb_json_key(j, k);
-	nsb_json_bool(j, v);
-}
-
 static void put_strv(struct nsb_json *j, const char *k, char *const *v, size_t n)
 {
 	nsb_json_key(j, k);
@@ -214,8 +197,8 @@ static void put_limit(struct nsb_json *j, const char *k, uint64_t v, enum nsb_vi
 		return;
 	}
 	nsb_json_begin_object(j);
-	put_u64(j, "value", v);
-	put_str(j, "via", nsb_via_name(via));
+	nsb_json_put_uint(j, "value", v);
+	nsb_json_put_str(j, "via", nsb_via_name(via));
 	nsb_json_end_object(j);
 }
 
@@ -226,15 +209,16 @@ static void put_mounts(struct nsb_json *j, const struct nsb_plan *p)
 	for (size_t i = 0; i < p->n_ops; i++) {
 		const struct nsb_mount_op *op = &p->ops[i];
 		nsb_json_begin_object(j);
-		put_str(j, "kind", op_kind(op));
-		put_str(j, "source", op->src[0] ? op->src : NULL);
-		put_str(j, "dest", op->dest);
-		put_bool(j, "readonly",
-			 op->kind == NSB_OP_BIND || op->kind == NSB_OP_SYSLINK ? op->readonly
-									       : false);
-		put_bool(j, "optional", op->optional);
+		nsb_json_put_str(j, "kind", op_kind(op));
+		nsb_json_put_str(j, "source", op->src[0] ? op->src : NULL);
+		nsb_json_put_str(j, "dest", op->dest);
+		nsb_json_put_bool(j, "readonly",
+				  op->kind == NSB_OP_BIND || op->kind == NSB_OP_SYSLINK
+					  ? op->readonly
+					  : false);
+		nsb_json_put_bool(j, "optional", op->optional);
 		if (op->kind == NSB_OP_TMPFS || op->kind == NSB_OP_DEV)
-			put_u64(j, "size", op->size);
+			nsb_json_put_uint(j, "size", op->size);
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_array(j);
@@ -252,14 +236,14 @@ static void put_limits(struct nsb_json *j, const struct nsb_config *c, const str
 		nsb_json_uint(j, c->timeout_ms);
 	else
 		nsb_json_null(j);
-	put_u64(j, "kill_after_ms", c->kill_after_ms);
+	nsb_json_put_uint(j, "kill_after_ms", c->kill_after_ms);
 	nsb_json_key(j, "max_output");
 	if (c->has_max_output)
 		nsb_json_uint(j, c->max_output);
 	else
 		nsb_json_null(j);
-	put_bool(j, "capture", c->capture);
-	put_u64(j, "tmp_size", p->tmp_size);
+	nsb_json_put_bool(j, "capture", c->capture);
+	nsb_json_put_uint(j, "tmp_size", p->tmp_size);
 	nsb_json_end_object(j);
 }
 
@@ -267,10 +251,11 @@ static void put_seccomp(struct nsb_json *j, const struct nsb_bpf *bpf)
 {
 	nsb_json_key(j, "seccomp");
 	nsb_json_begin_object(j);
-	put_str(j, "profile", bpf->none ? NSB_SECCOMP_NONE : bpf->profile);
-	put_str(j, "sha256", bpf->none ? NULL : bpf->sha256);
-	put_str(j, "default_action", bpf->none ? NULL : bpf->default_action);
-	put_str(j, "unmapped_ids", bpf->none || !bpf->ids_action[0] ? NULL : bpf->ids_action);
+	nsb_json_put_str(j, "profile", bpf->none ? NSB_SECCOMP_NONE : bpf->profile);
+	nsb_json_put_str(j, "sha256", bpf->none ? NULL : bpf->sha256);
+	nsb_json_put_str(j, "default_action", bpf->none ? NULL : bpf->default_action);
+	nsb_json_put_str(j, "unmapped_ids",
+			 bpf->none || !bpf->ids_action[0] ? NULL : bpf->ids_action);
 	nsb_json_end_object(j);
 }
 
@@ -280,29 +265,29 @@ static void put_gate(struct nsb_json *j, const struct nsb_front *f)
 
 	nsb_json_key(j, "gate");
 	nsb_json_begin_object(j);
-	put_bool(j, "allowed", v->allowed);
-	put_str(j, "rule", v->rule);
+	nsb_json_put_bool(j, "allowed", v->allowed);
+	nsb_json_put_str(j, "rule", v->rule);
 	nsb_json_key(j, "argv_index");
 	if (v->allowed)
 		nsb_json_null(j);
 	else
 		nsb_json_int(j, v->argv_index);
-	put_str(j, "token", v->allowed ? NULL : v->token);
-	put_str(j, "resolved", v->resolved[0] ? v->resolved : NULL);
-	put_str(j, "reason", v->allowed ? NULL : v->reason);
-	put_str(j, "hint", v->allowed ? NULL : v->hint);
+	nsb_json_put_str(j, "token", v->allowed ? NULL : v->token);
+	nsb_json_put_str(j, "resolved", v->resolved[0] ? v->resolved : NULL);
+	nsb_json_put_str(j, "reason", v->allowed ? NULL : v->reason);
+	nsb_json_put_str(j, "hint", v->allowed ? NULL : v->hint);
 	nsb_json_key(j, "policy");
 	nsb_json_begin_object(j);
-	put_str(j, "source", f->policy_source);
+	nsb_json_put_str(j, "source", f->policy_source);
 	put_strv(j, "deny_exec", f->policy.deny_exec, f->policy.n_deny_exec);
 	put_strv(j, "allow_exec", f->policy.allow_exec, f->policy.n_allow_exec);
-	put_bool(j, "allow_inline_code", f->policy.allow_inline_code);
-	put_bool(j, "allow_metachar", f->policy.allow_metachar);
+	nsb_json_put_bool(j, "allow_inline_code", f->policy.allow_inline_code);
+	nsb_json_put_bool(j, "allow_metachar", f->policy.allow_metachar);
 	put_strv(j, "allow_path", f->policy.allow_path, f->policy.n_allow_path);
 	nsb_gate_tables_json(j, &f->policy);
-	put_str(j, "metachar", nsb_gate_metachar_mode(&f->policy));
+	nsb_json_put_str(j, "metachar", nsb_gate_metachar_mode(&f->policy));
 	nsb_json_end_object(j);
-	put_str(j, "metachar", v->metachar); /* the mode that judged */
+	nsb_json_put_str(j, "metachar", v->metachar); /* the mode that judged */
 	nsb_json_end_object(j);
 }
 
@@ -321,7 +306,7 @@ static void put_network(struct nsb_json *j, const struct nsb_config *c, const st
 		nsb_result_put_net_policy(j, pol);
 		return;
 	}
-	put_str(j, "network", p->proxy_port ? "proxy" : p->share_net ? "host" : "none");
+	nsb_json_put_str(j, "network", p->proxy_port ? "proxy" : p->share_net ? "host" : "none");
 }
 
 int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb_plan *p,
@@ -336,11 +321,11 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	nsb_json_begin_object(&j);
 	nsb_json_key(&j, "schema");
 	nsb_json_int(&j, 1);
-	put_str(&j, "nsbox", NSB_VERSION);
-	put_bool(&j, "check", true);
+	nsb_json_put_str(&j, "nsbox", NSB_VERSION);
+	nsb_json_put_bool(&j, "check", true);
 	/* allowed: the run would go ahead (an ask rule without its approval
 	 * holds it like a refusal, exit 123); gate.allowed is the gate's word. */
-	put_bool(&j, "allowed", nsb_front_goes_ahead(f));
+	nsb_json_put_bool(&j, "allowed", nsb_front_goes_ahead(f));
 	nsb_json_key(&j, "exit_code");
 	nsb_json_int(&j, nsb_front_goes_ahead(f) ? 0 : NSB_EXIT_DENIED);
 	nsb_front_ask_json(&j, c, f);
@@ -348,23 +333,27 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	nsb_json_key(&j, "command");
 	nsb_json_begin_object(&j);
 	put_strv(&j, "argv", p->argv, (size_t)p->argc);
-	put_bool(&j, "found", f->cmd_found);
-	put_str(&j, "realpath", f->cmd_found ? f->cmd_path : NULL);
+	nsb_json_put_bool(&j, "found", f->cmd_found);
+	nsb_json_put_str(&j, "realpath", f->cmd_found ? f->cmd_path : NULL);
 	nsb_json_end_object(&j);
 
-	put_str(&j, "cwd", p->cwd);
-	put_str(&j, "project", p->project[0] ? p->project : NULL);
+	nsb_json_put_str(&j, "cwd", p->cwd);
+	nsb_json_put_str(&j, "project", p->project[0] ? p->project : NULL);
 
 	put_mounts(&j, p);
 
 	put_strv(&j, "env", p->envp, p->n_envp);
 	put_network(&j, c, p, f);
-	put_str(&j, "hostname", p->hostname);
+	nsb_json_put_str(&j, "hostname", p->hostname);
 
 	put_limits(&j, c, p);
 	put_seccomp(&j, bpf);
 	put_gate(&j, f);
-	put_str(&j, "isolation", p->isolation == NSB_ISO_LANDLOCK ? "landlock" : "namespaces");
+	nsb_json_put_str(&j, "isolation",
+			 p->isolation == NSB_ISO_LANDLOCK ? "landlock" : "namespaces");
+	if (c->from_request)
+		nsb_request_echo_put(&j, c->request_actor, c->request_reason,
+				     c->request_side_effect);
 	nsb_json_end_object(&j);
 	nsb_json_newline(&j);
 	r = nsb_json_finish(&j, &buf, &len);

@@ -42,7 +42,12 @@ static void reader(const char *s, size_t n)
 	int r = nsb_json_parse(&d, s, n, NSB_REQUEST_MAX_LEN, &e);
 
 	if (r == 0) {
-		FUZZ_ASSERT(json_check(s, n));
+		/* The checker takes only the writer's one final newline: trailing
+		 * whitespace, which RFC 8259 allows, is cut for it. */
+		size_t k = n;
+		while (k > 0 && strchr(" \t\r\n", s[k - 1]))
+			k--;
+		FUZZ_ASSERT(json_check(s, k));
 		walk(d.root, 0);
 	} else {
 		FUZZ_ASSERT(r == -EINVAL || r == -E2BIG || r == -ENOMEM);
@@ -63,8 +68,8 @@ static void request(const char *s, size_t n)
 	if (r < 0)
 		FUZZ_ASSERT(e.message[0] && e.stage == NSB_STAGE_USAGE);
 	else
-		FUZZ_ASSERT(c.from_request && (c.cmd_argv || c.seccomp_export || c.print_policy ||
-					       c.print_profile));
+		FUZZ_ASSERT(c.from_request &&
+			    (c.cmd_argv || c.seccomp_export || c.print_policy || c.print_profile));
 	nsb_jdoc_free(&d);
 }
 
