@@ -37,7 +37,7 @@ def validate(v, doc, what):
         failures.append(f"{what}: {'/'.join(map(str, e.path))}: {e.message}")
 
 
-def run(req, check=False, valid_request=True):
+def run(req, check=False, valid_request=True, extra=()):
     """One run from a request on stdin; returns the record (or --check document)."""
     if valid_request:
         validate(REQUEST, req, f"request {json.dumps(req)[:80]}")
@@ -46,7 +46,7 @@ def run(req, check=False, valid_request=True):
         if REQUEST.is_valid(req):
             failures.append(f"schema accepts a request nsbox refuses: {json.dumps(req)}")
     r_fd, w_fd = os.pipe()
-    args = [NSBOX, "--result-fd", str(w_fd), "--request", "-"] + (["--check"] if check else [])
+    args = [NSBOX, "--result-fd", str(w_fd), "--request", "-"] + (["--check"] if check else []) + list(extra)
     p = subprocess.run(args, input=json.dumps(req).encode(), capture_output=True,
                        pass_fds=(w_fd,), cwd=WORK, timeout=60, check=False)
     os.close(w_fd)
@@ -91,6 +91,19 @@ for req in (cases["exited"], cases["denied"], {"argv": ["ls"], "ro": ["/etc"], "
                                                 "limits": {"memory": "256M", "timeout": 5}, **meta}):
     run(req, check=True)
 
+# An ask rule: the --check verdict and its id, the run held without it and
+# let through with it (nsbox(1), APPROVALS).
+with open(os.path.join(WORK, "ask.policy"), "w", encoding="utf-8") as f:
+    f.write("ask exec true : runs true\n")
+held = {"argv": ["true"], "policy": os.path.join(WORK, "ask.policy")}
+doc = run(held, check=True)
+if doc.get("verdict") != "ask":
+    failures.append(f"--check of an ask rule: verdict {doc.get('verdict')}")
+seen["needs_approval"] = run(held)["status"]
+seen["approved"] = run(held, extra=("--approved", doc["approval"]["approval_id"]))["status"]
+if seen["approved"] != "exited":
+    failures.append(f"the approved run ended as {seen['approved']}")
+
 # The seed requests of the fuzz corpus are requests the tests use too.
 corpus = os.path.join(SRC, "tests/fuzz/corpus/fuzz_json_parse")
 for name in sorted(os.listdir(corpus)):
@@ -100,7 +113,8 @@ for name in sorted(os.listdir(corpus)):
 
 for want, got in seen.items():
     print(f"check-schemas: {want:13} -> status {got}")
-    if want in ("exited", "signaled", "timed_out", "denied", "exec_failed", "usage_error") and got != want:
+    if want in ("exited", "signaled", "timed_out", "denied", "exec_failed", "usage_error",
+                "needs_approval") and got != want:
         failures.append(f"{want}: the run ended as {got}")
 print("check-schemas: oom_killed skipped: needs a cgroup v2 memory controller (VM tests only)")
 for f in failures:

@@ -150,9 +150,9 @@ static void put_enforced_limits(struct nsb_json *j, const struct nsb_enforced *e
 		nsb_json_begin_object(j);
 		nsb_json_key(j, "bytes");
 		nsb_json_uint(j, en->overlay_size);
-		put_str(j, "via", en->overlay_via);
+		nsb_json_put_str(j, "via", en->overlay_via);
 		/* tmpfs: ENOSPC at the bound; the watch: a kill after it. */
-		put_bool(j, "hard", strcmp(en->overlay_via, "tmpfs") == 0);
+		nsb_json_put_bool(j, "hard", strcmp(en->overlay_via, "tmpfs") == 0);
 		nsb_json_end_object(j);
 	}
 	nsb_json_end_object(j);
