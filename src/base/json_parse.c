@@ -379,17 +379,43 @@ static int check_duplicates(struct parser *p, struct nsb_jval *obj)
 	return fail_at(p, dup, "duplicate member name");
 }
 
+/* Past the opening bracket of v (TYPE): true, with the closing one CLOSE
+ * taken too, when the container is empty. */
+static bool open_container(struct parser *p, struct nsb_jval *v, enum nsb_jtype type,
+			   unsigned char close)
+{
+	v->type = type;
+	p->pos++;
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == close) {
+		p->pos++;
+		return true;
+	}
+	return false;
+}
+
+/* After a member or an element: 1 past a ',', 0 past CLOSE, else the error. */
+static int next_or_close(struct parser *p, struct nsb_jval *v, unsigned char close)
+{
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == ',') {
+		p->pos++;
+		skip_ws(p);
+		return 1;
+	}
+	if (p->pos < p->len && p->s[p->pos] == close) {
+		p->pos++;
+		return 0;
+	}
+	return unexpected(p, v, close == '}' ? "',' or '}'" : "',' or ']'");
+}
+
 static int parse_object(struct parser *p, struct nsb_jval *v)
 {
 	int r;
 
-	v->type = NSB_JOBJECT;
-	p->pos++;
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == '}') {
-		p->pos++;
+	if (open_container(p, v, NSB_JOBJECT, '}'))
 		return 0;
-	}
 	for (;;) {
 		struct nsb_jval *m;
 		char *key = NULL;
@@ -409,19 +435,10 @@ static int parse_object(struct parser *p, struct nsb_jval *v)
 		p->pos++;
 		skip_ws(p);
 		r = parse_value(p, m);
-		if (r < 0)
-			return r;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			skip_ws(p);
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == '}') {
-			p->pos++;
-			return check_duplicates(p, v);
-		}
-		return unexpected(p, v, "',' or '}'");
+		if (r >= 0)
+			r = next_or_close(p, v, '}');
+		if (r <= 0)
+			return r < 0 ? r : check_duplicates(p, v);
 	}
 }
 
@@ -429,32 +446,18 @@ static int parse_array(struct parser *p, struct nsb_jval *v)
 {
 	int r;
 
-	v->type = NSB_JARRAY;
-	p->pos++;
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == ']') {
-		p->pos++;
+	if (open_container(p, v, NSB_JARRAY, ']'))
 		return 0;
-	}
 	for (;;) {
 		struct nsb_jval *e = new_child(p, v);
 
 		if (!e)
 			return -ENOMEM;
 		r = parse_value(p, e);
-		if (r < 0)
+		if (r >= 0)
+			r = next_or_close(p, v, ']');
+		if (r <= 0)
 			return r;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			skip_ws(p);
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == ']') {
-			p->pos++;
-			return 0;
-		}
-		return unexpected(p, v, "',' or ']'");
 	}
 }
 

@@ -290,36 +290,26 @@ static void json_facts(struct nsb_json *j, const struct nsb_doctor_facts *f)
 	nsb_json_key(j, "facts");
 	nsb_json_begin_object(j);
 	json_str_or_null(j, "kernel", f->kernel);
-	nsb_json_key(j, "uid");
-	nsb_json_uint(j, f->uid);
+	nsb_json_put_uint(j, "uid", f->uid);
 	nsb_json_put_opt_int(j, "max_user_namespaces", f->max_user_namespaces);
 	nsb_json_put_opt_int(j, "unprivileged_userns_clone", f->unprivileged_userns);
 	nsb_json_put_opt_int(j, "apparmor_restrict_unprivileged_userns", f->apparmor_restrict);
-	nsb_json_key(j, "apparmor_enabled");
-	nsb_json_bool(j, f->apparmor_enabled);
-	nsb_json_key(j, "apparmor_profile_loaded");
-	nsb_json_bool(j, f->apparmor_profile_loaded);
+	nsb_json_put_bool(j, "apparmor_enabled", f->apparmor_enabled);
+	nsb_json_put_bool(j, "apparmor_profile_loaded", f->apparmor_profile_loaded);
 	nsb_json_put_opt_int(j, "seccomp_mode", f->seccomp_mode);
-	nsb_json_key(j, "userns_ok");
-	nsb_json_bool(j, f->userns_errno == 0);
+	nsb_json_put_bool(j, "userns_ok", f->userns_errno == 0);
 	json_str_or_null(j, "userns_errno",
 			 f->userns_errno ? nsb_errno_name(f->userns_errno) : NULL);
 	json_str_or_null(j, "userns_step", f->userns_errno ? f->userns_step : NULL);
 	json_str_or_null(j, "container", f->container);
-	nsb_json_key(j, "mount_api");
-	nsb_json_bool(j, f->mount_api);
-	nsb_json_key(j, "seccomp_filter");
-	nsb_json_bool(j, f->seccomp_filter);
-	nsb_json_key(j, "seccomp_notify");
-	nsb_json_bool(j, f->seccomp_notify);
-	nsb_json_key(j, "landlock_abi");
-	nsb_json_int(j, f->landlock_abi);
-	nsb_json_key(j, "cgroup2");
-	nsb_json_bool(j, f->cgroup2);
+	nsb_json_put_bool(j, "mount_api", f->mount_api);
+	nsb_json_put_bool(j, "seccomp_filter", f->seccomp_filter);
+	nsb_json_put_bool(j, "seccomp_notify", f->seccomp_notify);
+	nsb_json_put_int(j, "landlock_abi", f->landlock_abi);
+	nsb_json_put_bool(j, "cgroup2", f->cgroup2);
 	json_str_or_null(j, "cgroup_mount", f->cgroup_mount);
 	json_str_or_null(j, "cgroup_own", f->cgroup_own);
-	nsb_json_key(j, "cgroup_writable");
-	nsb_json_bool(j, f->cgroup_writable);
+	nsb_json_put_bool(j, "cgroup_writable", f->cgroup_writable);
 	json_str_or_null(j, "cgroup_controllers", f->cgroup_controllers);
 	nsb_json_end_object(j);
 }
@@ -328,18 +318,13 @@ void nsb_doctor_json(struct nsb_json *j, const struct nsb_doctor_facts *f,
 		     const struct nsb_doctor_report *r)
 {
 	nsb_json_begin_object(j);
-	nsb_json_key(j, "schema");
-	nsb_json_int(j, NSB_DOCTOR_SCHEMA);
-	nsb_json_key(j, "exit_code");
-	nsb_json_int(j, r->exit_code);
+	nsb_json_put_int(j, "schema", NSB_DOCTOR_SCHEMA);
+	nsb_json_put_int(j, "exit_code", r->exit_code);
 	nsb_json_key(j, "isolation");
 	nsb_json_begin_object(j);
-	nsb_json_key(j, "default");
-	nsb_json_string(j, r->isolation_default);
-	nsb_json_key(j, "auto");
-	nsb_json_string(j, r->isolation_auto);
-	nsb_json_key(j, "landlock_net");
-	nsb_json_bool(j, r->landlock_net);
+	nsb_json_put_str(j, "default", r->isolation_default);
+	nsb_json_put_str(j, "auto", r->isolation_auto);
+	nsb_json_put_bool(j, "landlock_net", r->landlock_net);
 	nsb_json_end_object(j);
 	nsb_json_key(j, "checks");
 	nsb_json_begin_array(j);
@@ -347,14 +332,10 @@ void nsb_doctor_json(struct nsb_json *j, const struct nsb_doctor_facts *f,
 		const struct nsb_doctor_check *c = &r->checks[i];
 
 		nsb_json_begin_object(j);
-		nsb_json_key(j, "name");
-		nsb_json_string(j, c->name);
-		nsb_json_key(j, "ok");
-		nsb_json_bool(j, c->ok);
-		nsb_json_key(j, "info");
-		nsb_json_bool(j, c->info);
-		nsb_json_key(j, "value");
-		nsb_json_string(j, c->value);
+		nsb_json_put_str(j, "name", c->name);
+		nsb_json_put_bool(j, "ok", c->ok);
+		nsb_json_put_bool(j, "info", c->info);
+		nsb_json_put_str(j, "value", c->value);
 		json_str_or_null(j, "fix", c->fix);
 		nsb_json_end_object(j);
 	}

@@ -128,25 +128,18 @@ void nsb_front_ask_json(struct nsb_json *j, const struct nsb_config *c, const st
 {
 	const struct nsb_front_ask *a = &f->ask;
 
-	nsb_json_key(j, "verdict");
-	nsb_json_string(j, !f->verdict.allowed ? "deny" : a->asked ? "ask" : "allow");
+	nsb_json_put_str(j, "verdict", !f->verdict.allowed ? "deny" : a->asked ? "ask" : "allow");
 	nsb_json_key(j, "approval");
 	if (!f->verdict.allowed || !a->has_id) {
 		nsb_json_null(j);
 		return;
 	}
 	nsb_json_begin_object(j);
-	nsb_json_key(j, "rule");
-	nsb_json_string(j, a->asked ? a->rule : NULL);
-	nsb_json_key(j, "consequence");
-	nsb_json_string(j, a->has_consequence ? a->consequence : NULL);
-	nsb_json_key(j, "approval_id");
-	nsb_json_string(j, a->id);
-	nsb_json_key(j, "needed");
-	nsb_json_bool(j, a->asked);
-	nsb_json_key(j, "approved");
-	nsb_json_bool(j, a->approved);
-	nsb_json_key(j, "given");
-	nsb_json_string(j, c->approved);
+	nsb_json_put_str(j, "rule", a->asked ? a->rule : NULL);
+	nsb_json_put_str(j, "consequence", a->has_consequence ? a->consequence : NULL);
+	nsb_json_put_str(j, "approval_id", a->id);
+	nsb_json_put_bool(j, "needed", a->asked);
+	nsb_json_put_bool(j, "approved", a->approved);
+	nsb_json_put_str(j, "given", c->approved);
 	nsb_json_end_object(j);
 }

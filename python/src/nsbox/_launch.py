@@ -205,14 +205,7 @@ def run_sync(launch: Launch, stdin: Input) -> Tuple[int, str, str]:
     """Run nsbox to its end; return (exit status, stdout, stderr)."""
     data = _encode(stdin)
     try:
-        proc = subprocess.Popen(
-            launch.argv(),
-            stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=launch.pass_fds(),
-            cwd=launch.cwd,
-        )
+        proc = subprocess.Popen(launch.argv(), **_child_io(launch, data))
     except OSError as e:
         raise launch.failed_to_start(e) from e
     launch.started()
@@ -224,6 +217,18 @@ def run_sync(launch: Launch, stdin: Input) -> Tuple[int, str, str]:
     finally:
         launch.join()
     return proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def _child_io(launch: Launch, data: Optional[bytes]) -> Dict[str, Any]:
+    """nsbox's standard streams, the descriptors it inherits and its cwd, the
+    same for the blocking and the asyncio child."""
+    return {
+        "stdin": subprocess.PIPE if data is not None else subprocess.DEVNULL,
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+        "pass_fds": launch.pass_fds(),
+        "cwd": launch.cwd,
+    }
 
 
 def _stop(proc: "subprocess.Popen[bytes]") -> None:
@@ -243,14 +248,7 @@ async def run_async(launch: Launch, stdin: Input) -> Tuple[int, str, str]:
     subprocess; the two pipes are served by threads, joined off the loop."""
     data = _encode(stdin)
     try:
-        proc = await asyncio.create_subprocess_exec(
-            *launch.argv(),
-            stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            pass_fds=launch.pass_fds(),
-            cwd=launch.cwd,
-        )
+        proc = await asyncio.create_subprocess_exec(*launch.argv(), **_child_io(launch, data))
     except OSError as e:
         raise launch.failed_to_start(e) from e
     launch.started()
