@@ -937,18 +937,23 @@ NSB_ITEST(egress, loopback_hops_do_not_pace)
 	pid_t pid = 0;
 	char *lines = NULL;
 
+	char script[48];
+
 	cr_assert(server_start(&s, 0, false));
-	itest_write(&itest_cur, "nsbox-hold-conn.py", hold);
+	/* A name of this worker's own: the root and user variants run side by
+	 * side, and the payload is found by its command line. */
+	snprintf(script, sizeof(script), "nsbox-hold-conn-%d.py", (int)getpid());
+	itest_write(&itest_cur, script, hold);
 	snprintf(port, sizeof(port), "%u", s.port);
 	itest_start(&itest_cur, NULL,
-		    ITEST_ARGV("--allow-net", url("127.0.0.1:%u", s.port), "--", "python3",
-			       "nsbox-hold-conn.py", port),
+		    ITEST_ARGV("--allow-net", url("127.0.0.1:%u", s.port), "--", "python3", script,
+			       port),
 		    &r);
 	/* The payload (not nsbox, whose argv names the script too), once its
 	 * tunnel is up. */
 	for (int i = 0; i < 300 && (!lines || !strstr(lines, ":3128")); i++) {
 		pid_t pids[4];
-		int n = itest_find_procs("nsbox-hold-conn.py", pids, 4);
+		int n = itest_find_procs(script, pids, 4);
 
 		itest_sleep_ms(10);
 		for (int k = 0; k < n && k < 4; k++)
