@@ -51,8 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(cfg.n_env <= NSB_MAX_ENV);
 	if (cfg.help || cfg.version)
 		goto out;
-	/* --seccomp-export, --print-policy and --print-profile run without a command. */
-	if (!cfg.cmd_argv && (cfg.seccomp_export || cfg.print_policy || cfg.print_profile))
+	/* --seccomp-export, --print-policy and --print-profile run without a
+	 * command; with --request or --request-fd the document brings it. */
+	if (!cfg.cmd_argv && (cfg.seccomp_export || cfg.print_policy || cfg.print_profile ||
+			      cfg.request || cfg.has_request_fd))
 		goto out;
 	FUZZ_ASSERT(cfg.cmd_argc >= 1 && cfg.cmd_argv && cfg.cmd_argv[0]);
 	FUZZ_ASSERT(cfg.cmd_argv[cfg.cmd_argc] == NULL);
