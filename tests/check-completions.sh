@@ -71,7 +71,7 @@ cases=(
 	'nsbox --print-profile |default groups strict'
 	'nsbox --ro d|data data2'
 	'nsbox --project |data data2 out'
-	'nsbox --memory 1G --re|--require-cgroup --result-fd'
+	'nsbox --memory 1G --re|--request --request-fd --require-cgroup --result-fd'
 	'nsbox doc|doctor'
 	'nsbox doctor -|--json'
 	'nsbox --ro data -- ech|echo'
