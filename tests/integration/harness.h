@@ -164,23 +164,25 @@ void itest_sleep_ms(long ms);
 
 /*
  * Define a kernel-facing test twice: as root (name_root) and as the
- * unprivileged user (name_user).  The body gets `bool as_user` and finds its
- * project in itest_cur.
+ * unprivileged user (name_user), each with SECONDS to finish.  The body gets
+ * `bool as_user` and finds its project in itest_cur.  NSB_ITEST: 60 seconds.
  */
-#define NSB_ITEST(suite, name)                                              \
-	static void suite##_##name##_body(bool as_user);                    \
-	Test(suite, name##_root, .timeout = 60, .fini = itest_project_fini) \
-	{                                                                   \
-		itest_project_setup(&itest_cur, false);                     \
-		suite##_##name##_body(false);                               \
-	}                                                                   \
-	Test(suite, name##_user, .timeout = 60, .fini = itest_project_fini) \
-	{                                                                   \
-		itest_require_user();                                       \
-		itest_project_setup(&itest_cur, true);                      \
-		suite##_##name##_body(true);                                \
-	}                                                                   \
+#define NSB_ITEST_TIMED(suite, name, seconds)                                      \
+	static void suite##_##name##_body(bool as_user);                           \
+	Test(suite, name##_root, .timeout = (seconds), .fini = itest_project_fini) \
+	{                                                                          \
+		itest_project_setup(&itest_cur, false);                            \
+		suite##_##name##_body(false);                                      \
+	}                                                                          \
+	Test(suite, name##_user, .timeout = (seconds), .fini = itest_project_fini) \
+	{                                                                          \
+		itest_require_user();                                              \
+		itest_project_setup(&itest_cur, true);                             \
+		suite##_##name##_body(true);                                       \
+	}                                                                          \
 	static void suite##_##name##_body(bool as_user)
+
+#define NSB_ITEST(suite, name) NSB_ITEST_TIMED(suite, name, 60)
 
 /*
  * What a run produced, as one message for an assertion:

@@ -214,20 +214,7 @@ static void expect_head_and_tail(const char *rel)
  * the export's walks, nsbox apply's check: each reads the holes as zeros,
  * about 4 s apiece on a loaded 2-core machine).
  */
-#define SLOW_ITEST(suite, name)                                              \
-	static void suite##_##name##_body(bool as_user);                     \
-	Test(suite, name##_root, .timeout = 240, .fini = itest_project_fini) \
-	{                                                                    \
-		itest_project_setup(&itest_cur, false);                      \
-		suite##_##name##_body(false);                                \
-	}                                                                    \
-	Test(suite, name##_user, .timeout = 240, .fini = itest_project_fini) \
-	{                                                                    \
-		itest_require_user();                                        \
-		itest_project_setup(&itest_cur, true);                       \
-		suite##_##name##_body(true);                                 \
-	}                                                                    \
-	static void suite##_##name##_body(bool as_user)
+#define SLOW_ITEST(suite, name) NSB_ITEST_TIMED(suite, name, 240)
 
 #define SPARSE_SH                                                            \
 	"/bin/sh", "-c",                                                     \
