@@ -6,7 +6,11 @@
 # bytes per request; curl inside the sandbox fetches it directly
 # (--share-net) and through the proxy (--allow-net 127.0.0.1:PORT),
 # alternating, RUNS rounds; the ratio is taken per round from curl's own
-# transfer speed (the launch is not in it) and the median is shown.  Then
+# transfer speed (the launch is not in it) and the median is shown.  In the
+# same rounds curl fetches it through bench/relay.c, a bare splice(2)
+# forwarder on the host's loopback (no sandbox around it, no policy, no
+# parsing): the floor of any user-space proxy, whose ratio says what the
+# second TCP connection alone costs on this machine.  Then
 # RUNS rounds of N small requests each way, interleaved, each on a new
 # connection (the server closes it), curl timing each one: the added
 # latency per new connection is, per round, the median through the proxy
@@ -31,6 +35,11 @@ n=${EGRESS_CONNS:-200}
 if [ "$smoke" = 1 ]; then
 	size_mib=4
 	n=10
+fi
+
+relay=$out/relay
+if [ ! -x "$relay" ] || [ "$root/bench/relay.c" -nt "$relay" ]; then
+	gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -pthread -o "$relay" "$root/bench/relay.c"
 fi
 
 cat >"$stage/server.py" <<'PY'
@@ -59,6 +68,11 @@ server=$SRV_PID
 # shellcheck disable=SC2064 # expand now
 trap "kill $server 2>/dev/null; rm -rf -- '$stage'" EXIT
 read -r port <&"${SRV[0]}"
+coproc RLY { exec "$relay" "$port"; }
+relay_pid=$RLY_PID
+# shellcheck disable=SC2064 # expand now
+trap "kill $server $relay_pid 2>/dev/null; rm -rf -- '$stage'" EXIT
+read -r relay_port <&"${RLY[0]}"
 
 common=(--no-project --result-fd 3)
 direct=("$nsbox" "${common[@]}" --share-net --)
@@ -66,6 +80,8 @@ proxied=("$nsbox" "${common[@]}" --allow-net "127.0.0.1:$port" --)
 # --noproxy '': 127.0.0.1 is in NO_PROXY, the proxied run must not skip it.
 big=(curl -sS --noproxy '' -o /dev/null -w '%{speed_download} %{size_download}\n'
 	"http://127.0.0.1:$port/big")
+big_relay=("${big[@]}")
+big_relay[${#big_relay[@]} - 1]="http://127.0.0.1:$relay_port/big"
 small=(curl -sS --no-progress-meter --noproxy '' -w '%{time_total}\n')
 for i in $(seq "$n"); do small+=(-o /dev/null "http://127.0.0.1:$port/s$i"); done
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -79,16 +95,20 @@ echo "$runs rounds of $size_mib MiB, interleaved ..." >&2
 : >"$stage/speeds"
 for _ in $(seq "$runs"); do
 	read -r sd bd < <("${direct[@]}" "${big[@]}" 3>/dev/null) || fail "direct download failed"
+	read -r sr br < <("${direct[@]}" "${big_relay[@]}" 3>/dev/null) || fail "relayed download failed"
 	read -r sp bp < <("${proxied[@]}" "${big[@]}" 3>/dev/null) || fail "proxied download failed"
-	if [ "$bd" != $((size_mib << 20)) ] || [ "$bp" != "$bd" ]; then
-		fail "short download: $bd, $bp bytes"
+	if [ "$bd" != $((size_mib << 20)) ] || [ "$bp" != "$bd" ] || [ "$br" != "$bd" ]; then
+		fail "short download: $bd, $br, $bp bytes"
 	fi
-	awk -v d="$sd" -v p="$sp" 'BEGIN { print p / d }' >>"$stage/ratios"
-	echo "$sd $sp" >>"$stage/speeds"
+	awk -v d="$sd" -v r="$sr" -v p="$sp" 'BEGIN { print p / d, r / d, p / r }' >>"$stage/ratios"
+	echo "$sd $sp $sr" >>"$stage/speeds"
 done
-tp_ratio=$(median <"$stage/ratios")
+tp_ratio=$(awk '{ print $1 }' "$stage/ratios" | median)
+relay_ratio=$(awk '{ print $2 }' "$stage/ratios" | median)
+proxy_relay=$(awk '{ print $3 }' "$stage/ratios" | median)
 tp_direct=$(awk '{ print $1 / 1048576 }' "$stage/speeds" | median)
 tp_proxy=$(awk '{ print $2 / 1048576 }' "$stage/speeds" | median)
+tp_relay=$(awk '{ print $3 / 1048576 }' "$stage/speeds" | median)
 
 echo "$runs rounds of $n new connections each way, interleaved ..." >&2
 : >"$stage/lat"
@@ -111,6 +131,10 @@ ok=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(sum(c
 	echo "|---|---|---|---|---|"
 	awk -v d="$tp_direct" -v p="$tp_proxy" -v r="$tp_ratio" -v s="$size_mib" -v k="$runs" 'BEGIN {
 		printf "| download of %d MiB, MiB/s (median of %d rounds) | %.0f | %.0f | %.2f (median of the rounds) | ≥ 0.8 |\n", s, k, d, p, r }'
+	awk -v d="$tp_direct" -v p="$tp_relay" -v r="$relay_ratio" -v s="$size_mib" -v k="$runs" 'BEGIN {
+		printf "| the same through a bare splice relay on the host (bench/relay.c: the floor of any user-space proxy), MiB/s | %.0f | %.0f | %.2f (median of the rounds) | - |\n", d, p, r }'
+	awk -v r="$proxy_relay" 'BEGIN {
+		printf "| nsbox proxy / bare relay, throughput | - | - | %.2f (median of the rounds) | - |\n", r }'
 	awk -v d="$lat_direct" -v p="$lat_proxy" -v a="$lat_added" -v n="$n" -v k="$runs" 'BEGIN {
 		printf "| new connection, ms (median of %d, median of %d rounds) | %.3f | %.3f | %+.3f ms (median of the rounds) | ≤ 1 ms |\n", n, k, d * 1000, p * 1000, a * 1000 }'
 	echo "| connections at once | - | $ok of $n served | - | 200 |"
