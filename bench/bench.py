@@ -551,20 +551,25 @@ def table_parallel(rows):
 
 def table_seccomp(rows):
     head = ["system call", "profile", "ns per call: median (p10-p90)",
-            "/ one-line `default allow`"]
+            "/ one-line `default allow`", "/ floor"]
     out = []
     for (call,), rs in groups(rows, "param").items():
         # make: the wall time of a whole build (ms), not ns per call
         key = "wall_ms" if call == "make" else "metric"
         by = {k[0]: [float(r[key]) for r in v] for k, v in groups(rs, "launcher").items()}
         base = med(by["allow"]) if "allow" in by else None
+        floor = med(by["floor"]) if "floor" in by else None
         label = "make -B (ms)" if call == "make" else call
-        out += [[label, name, spread(v, 1), ratio(med(v), base, "{:.3f}")]
+        out += [[label, name, spread(v, 1), ratio(med(v), base, "{:.3f}"),
+                 ratio(med(v), floor, "{:.3f}") if floor else "-"]
                 for name, v in by.items()]
     return md_table(head, out) + (
         "\nbench/sysloop.c inside the sandbox: a loop of raw calls timed with clock_gettime; "
         "getppid is allowed outright by every profile, fcntl(F_GETFD) is filtered on its "
-        "argument by the default profile.  host: no sandbox; none: --seccomp none.  make -B: a "
+        "argument by the default profile.  host: no sandbox; none: --seccomp none; floor: the "
+        "one-line profile plus the default profile's fcntl rules (the least a filter that "
+        "enforces them costs: the kernel's cache skips only filters that ignore arguments).  "
+        "make -B: a "
         "7-file C project built inside nsbox (--rw), whole-build wall time.  Medians "
         "over interleaved runs.\n")
 
@@ -667,6 +672,10 @@ def summary(d):
                     row(what, by[prof], "allow", by["allow"],
                         ratio(by[prof], by["allow"], "{:.3f}"),
                         "≤ 1.01" if call == "make" else "≤ 1.02", "{:.1f}")
+            if "default" in by and "floor" in by:
+                row(f"ns per {call}, default profile, against its floor", by["default"],
+                    "floor", by["floor"], ratio(by["default"], by["floor"], "{:.3f}"),
+                    "(what the rest of the profile adds)", "{:.1f}")
     if os.path.exists(f"{d}/pump.csv"):
         by = {}
         for r in load(f"{d}/pump.csv"):
