@@ -100,18 +100,21 @@ int nsb_reap_descendants(void)
 
 	for (;;) {
 		int r = nsb_kill_descendants();
+		bool reaped = false;
 		pid_t p;
 
 		if (r < 0)
 			err = r;
-		p = waitpid(-1, NULL, WNOHANG | __WALL);
-		if (p > 0)
-			continue;
+		/* Every zombie there is before the next walk: one walk per
+		 * reaped child made a crowd of n cost n walks of n. */
+		while ((p = waitpid(-1, NULL, WNOHANG | __WALL)) > 0)
+			reaped = true;
 		if (p < 0 && errno == ECHILD)
 			return err;
 		if (p < 0 && errno != EINTR)
 			return nsb_negerrno();
 		/* Children left, none dead yet: SIGKILL is on its way. */
-		nanosleep(&tick, NULL);
+		if (!reaped)
+			nanosleep(&tick, NULL);
 	}
 }
