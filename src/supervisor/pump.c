@@ -40,15 +40,21 @@ static int keep(struct nsb_outpump *s, const char *p, size_t n)
 }
 
 /*
- * Without a limit or --capture the bytes need not be seen: move them from the
- * pipe to the caller's descriptor inside the kernel.  Returns false when
- * splice cannot serve this pair (then read/write do, from now on).
+ * Without --capture the bytes need not be seen while the limit is more than
+ * one buffer away: move them from the pipe to the caller's descriptor inside
+ * the kernel.  The last buffer before the limit goes through read and write,
+ * so that the truncation marker knows the last byte passed on.  Returns false
+ * when splice cannot serve this pair (then read/write do, from now on) or
+ * the limit is near.
  */
 static bool pump_splice(struct nsb_outpump *s, uint64_t max_output, bool capture)
 {
 	ssize_t n;
 
-	if (s->no_splice || s->dest_broken || capture || max_output != UINT64_MAX)
+	if (s->no_splice || s->dest_broken || capture)
+		return false;
+	if (max_output != UINT64_MAX &&
+	    (s->passed >= max_output || max_output - s->passed <= NSB_PUMP_BUF))
 		return false;
 	n = splice(s->fd, NULL, s->dest, NULL, NSB_PUMP_BUF, SPLICE_F_MOVE);
 	if (n < 0 && errno == EINTR)

@@ -539,6 +539,41 @@ NSB_ITEST(limits, a_flood_past_max_output_never_blocks_the_payload)
 	itest_run_close(&r);
 }
 
+/*
+ * A limit several pump buffers (128 KiB) away: the kernel moves the bytes
+ * (splice) until the last buffer, which is read, so that the count stays
+ * exact and the marker knows whether the last byte passed was a newline.
+ * Lines of 16 bytes: 1000000 ends on a newline, 1000001 one byte past it.
+ */
+NSB_ITEST(limits, a_large_max_output_is_exact)
+{
+	static const char *const limits[] = {"1000000", "1000001"};
+	struct itest_run r;
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t limit = (size_t)atol(limits[i]);
+		char marker[96];
+
+		ITEST_RUN(&r, "--max-output", limits[i], "--", "bash", "-c",
+			  "yes 0123456789abcde | head -c 3000000");
+		ITEST_ASSERT_EXIT(&r, 0);
+		snprintf(marker, sizeof(marker), "%s[nsbox: stdout truncated after %s bytes]\n",
+			 i == 0 ? "" : "\n", limits[i]);
+		cr_expect(eq(sz, r.out_len, limit + strlen(marker)), "bytes passed%s",
+			  itest_ctx(&r));
+		if (r.out_len == limit + strlen(marker)) {
+			bool same = true;
+			for (size_t k = 0; k < limit && same; k++)
+				same = r.out[k] == "0123456789abcde\n"[k % 16];
+			cr_expect(same, "the first %zu bytes are not the payload's", limit);
+			ITEST_EXPECT_STR(&r, r.out + limit, marker);
+		}
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_bytes"), "3000000");
+		ITEST_EXPECT_STR(&r, itest_rec(&r, "stdout_truncated"), "true");
+		itest_run_close(&r);
+	}
+}
+
 NSB_ITEST(limits, capture_puts_both_streams_in_the_record)
 {
 	struct itest_run r;
