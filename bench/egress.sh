@@ -68,11 +68,13 @@ server=$SRV_PID
 # shellcheck disable=SC2064 # expand now
 trap "kill $server 2>/dev/null; rm -rf -- '$stage'" EXIT
 read -r port <&"${SRV[0]}"
-coproc RLY { exec "$relay" "$port"; }
-relay_pid=$RLY_PID
+# Not a second coproc (bash keeps one at a time): its port through a FIFO.
+mkfifo "$stage/relay-port"
+"$relay" "$port" >"$stage/relay-port" &
+relay_pid=$!
 # shellcheck disable=SC2064 # expand now
 trap "kill $server $relay_pid 2>/dev/null; rm -rf -- '$stage'" EXIT
-read -r relay_port <&"${RLY[0]}"
+read -r relay_port <"$stage/relay-port"
 
 common=(--no-project --result-fd 3)
 direct=("$nsbox" "${common[@]}" --share-net --)
