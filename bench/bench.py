@@ -23,7 +23,11 @@ Reporting:
   plot DIR         draw DIR/*.svg from DIR/*.csv with gnuplot
 
 Every launch gets /dev/null as stdin, stdout (unless its output is the
-measurement) and descriptor 3 (where nsbox writes its record).  A launch that
+measurement) and descriptor 3 (where nsbox writes its record).  A command
+whose first word is @subprocess is started the way a harness in Python
+starts one, by subprocess.Popen with its default close_fds=True: descriptors
+above 2 closed before exec, so it starts with the smallest descriptor table
+(and no descriptor 3).  A launch that
 exits non-zero fails the benchmark (after printing its stderr), except in
 `parallel`, whose failures are the measurement.
 """
@@ -115,6 +119,11 @@ class Spawner:
         return fa
 
     def spawn(self, argv, stdout_fd=None):
+        if argv[0] == "@subprocess":
+            p = subprocess.Popen(argv[1:], stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL if stdout_fd is None else stdout_fd,
+                                 stderr=self.err.fileno())
+            return p.pid  # reaped by wait4 below, not by p
         return os.posix_spawnp(argv[0], argv, os.environ, file_actions=self.actions(stdout_fd))
 
     def run(self, argv, capture=False):
@@ -610,6 +619,10 @@ def summary(d):
                 ratio(n, wall.get("unshare")), "≤ 1.5")
             row(f"launch CPU ms, as {tag}", cpu["nsbox"], "bwrap", cpu.get("bwrap", "-"),
                 ratio(cpu["nsbox"], cpu.get("bwrap")), "≤ 1.0")
+            if "nsbox-subprocess" in wall:
+                row(f"launch wall ms by subprocess.run, as {tag}", wall["nsbox-subprocess"],
+                    "bwrap", wall.get("bwrap", "-"),
+                    ratio(wall["nsbox-subprocess"], wall.get("bwrap")), "≤ 0.8")
     if os.path.exists(f"{d}/syscalls.csv"):
         for (tag,), rs in groups(load(f"{d}/syscalls.csv"), "tag").items():
             tot = {k[0]: med([int(r["calls"]) for r in v if r["syscall"] == "total"])

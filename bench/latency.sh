@@ -8,7 +8,9 @@
 # each launch from posix_spawn to wait4 and takes its CPU time (user +
 # system, of every process the launcher reaped) from wait4's rusage.  As
 # root, then as the unprivileged nsbox-test (when we are root).  Medians,
-# p10 and p90; the ratios nsbox/this.
+# p10 and p90; the ratios nsbox/this.  nsbox-subprocess is nsbox started
+# as Python's subprocess.run starts it (every descriptor above 2 closed, so
+# the smallest descriptor table; no record): a harness's own way.
 #
 # usage: bench/latency.sh [NSBOX_BINARY] [RUNS]   (default build/nsbox, 100)
 # writes build/bench/latency.csv and latency.md
@@ -28,6 +30,7 @@ for u in "${users[@]}"; do
 	as_user "$u" python3 "$stage/bin/bench.py" time --no-header --runs "$runs" \
 		--warmup "$warmup" --tag "$u" -- \
 		nsbox "$nsbox" --result-fd 3 -- /bin/true ::: \
+		nsbox-subprocess @subprocess "$nsbox" -- /bin/true ::: \
 		bwrap "${bwrap_cmd[@]}" /bin/true ::: \
 		unshare unshare -Urmpin --fork /bin/true ::: \
 		bare /bin/true >>"$csv"

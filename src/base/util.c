@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/util.h"
 
@@ -231,4 +234,18 @@ void nsb_fputs_escaped(FILE *f, const char *s)
 		else
 			fputc(*p, f);
 	}
+}
+
+void nsb_fd_table_reserve(int any_fd, unsigned fds)
+{
+	struct rlimit nofile;
+	int fd;
+
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < fds)
+		fds = (unsigned)nofile.rlim_cur;
+	if (fds <= 64) /* the table every process starts with */
+		return;
+	fd = fcntl(any_fd, F_DUPFD_CLOEXEC, (int)(fds - 1));
+	if (fd >= 0)
+		close(fd);
 }

@@ -34,6 +34,16 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret);
 bool nsb_path_is_clean_abs(const char *p);
 
 /*
+ * Make the calling process's descriptor table hold at least fds entries,
+ * capped by the soft RLIMIT_NOFILE, by duplicating any_fd (any open
+ * descriptor) at fds - 1 and closing the copy.  Call it before a thread
+ * that shares the table starts: the kernel grows a shared table only after
+ * an RCU grace period (expand_files calls synchronize_rcu), about 10 ms on
+ * an idle machine.  A failure costs only that time, so none is reported.
+ */
+void nsb_fd_table_reserve(int any_fd, unsigned fds);
+
+/*
  * Lexically normalize path p (absolute, or relative to base which must be
  * absolute) into out: collapses "//", "." and "..".  Returns 0 or
  * -ENAMETOOLONG.  No symlinks are followed: this is not realpath.

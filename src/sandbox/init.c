@@ -31,6 +31,13 @@
 #include "base/sigforward.h"
 #include "base/util.h"
 
+/*
+ * Descriptors init holds during the mounts beyond one per mount op: its own
+ * (stdio, the supervisor's sockets, the signalfd), the device nodes, the
+ * tmpfs and proc trees, and a batch of deferred closes (DEFER_MAX).
+ */
+#define NSB_INIT_SPARE_FDS 128
+
 extern char **environ;
 
 /* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
@@ -294,7 +301,7 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 		return landlock_build(a, slave, e);
 	/* The network namespace is made meanwhile (net.h says how). */
 	if (!p->share_net)
-		nsb_net_start(&net);
+		nsb_net_start(&net, (unsigned)p->n_ops + NSB_INIT_SPARE_FDS);
 	r = nsb_mount_setup(p, a->overlay_wr, e);
 	/* Every upper layer is with the supervisor (or the run failed). */
 	if (a->overlay_wr >= 0)

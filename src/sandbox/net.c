@@ -141,7 +141,7 @@ static int set_last_pid(int fd, int last)
 	return pwrite(fd, buf, (size_t)n, 0) == n ? 0 : nsb_negerrno();
 }
 
-void nsb_net_start(struct nsb_net_job *j)
+void nsb_net_start(struct nsb_net_job *j, unsigned fds)
 {
 	pthread_attr_t attr;
 
@@ -150,6 +150,7 @@ void nsb_net_start(struct nsb_net_job *j)
 	j->last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
 	if (j->last_pid_fd >= 0 && set_last_pid(j->last_pid_fd, NSB_NET_THREAD_PID - 1) == 0 &&
 	    pthread_attr_init(&attr) == 0) {
+		nsb_fd_table_reserve(j->last_pid_fd, fds);
 		/* A small stack without a guard page: the job needs lo_up's
 		 * buffer and libmnl, no more.  libmnl's one allocation comes
 		 * from the main arena: a thread arena of its own would cost a

@@ -50,8 +50,18 @@ struct nsb_net_job {
 	struct nsb_error e;
 };
 
-/* Start the job.  Never fails by itself: an error waits for enter. */
-void nsb_net_start(struct nsb_net_job *j);
+/*
+ * Start the job.  Never fails by itself: an error waits for enter.
+ *
+ * fds is how many descriptors init may hold at once while the thread runs
+ * (the mounts open every bind's tree before attaching any).  The table of
+ * descriptors is grown to that size first: growing a table that a live
+ * thread shares makes the kernel wait for an RCU grace period (expand_files
+ * calls synchronize_rcu), about 10 ms here, and a caller such as Python's
+ * subprocess, which closes every descriptor above 2 before exec, hands
+ * nsbox the smallest table (64), so the mounts used to grow it.
+ */
+void nsb_net_start(struct nsb_net_job *j, unsigned fds);
 
 /*
  * Wait for the job, enter its namespace and make 2 the next pid again.

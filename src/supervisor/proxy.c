@@ -218,6 +218,9 @@ int nsb_proxy_start(const struct nsb_net_policy *policy, int sock, struct nsb_pr
 					  : 8 * NSB_PROXY_MAX_CONNS;
 		setrlimit(RLIMIT_NOFILE, &nofile);
 	}
+	/* ...and a descriptor table of that size now, while no thread of
+	 * the proxy shares it (util.h says why). */
+	nsb_fd_table_reserve(sock, 8 * NSB_PROXY_MAX_CONNS);
 	p->pol = policy;
 	p->sock = sock;
 	p->lfd = -1;
