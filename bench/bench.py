@@ -14,7 +14,8 @@ Measuring (the CSV goes to stdout; the shell script owns the file):
   parallel   TOTAL launches of each launcher with at most JOBS running at a
              time; failures counted, launches per second
   memory     start each launcher with a sleeping payload and read PSS, RSS
-             and VmHWM of each of its processes (/proc/PID/smaps_rollup)
+             and VmHWM of each of its processes (/proc/PID/smaps_rollup);
+             --side-by-side K: K sandboxes of a launcher at once
   strace     turn `strace -f -c -U name,calls,errors` output into rows
 
 Reporting:
@@ -295,52 +296,66 @@ def read_kb(path, keys):
     return vals
 
 
+def wait_payloads(sp, name, argv, pids, a):
+    """Wait until every launch in pids shows its payload; their process trees."""
+    deadline = time.monotonic() + a.wait
+    trees = {}
+    while time.monotonic() < deadline:
+        for pid in pids:
+            done, status, ru = os.wait4(pid, os.WNOHANG)
+            if done == pid:
+                launch = Launch(status, 0, [ru], b"")
+                if not launch.ok():
+                    fail_launch(sp, name, argv, launch)
+                sys.exit(f"bench.py: {name} ended before its '{a.payload}' was seen")
+            trees[pid] = descendants(pid)
+        if all(any(d > 0 and c == a.payload for _, d, c in trees[p]) for p in pids):
+            return trees
+        time.sleep(0.005)
+    for pid in pids:
+        os.kill(pid, 9)
+        os.wait4(pid, 0)
+    sys.exit(f"bench.py: {name}: no '{a.payload}' payload after {a.wait} s\n"
+             f"{sp.stderr_tail()}")
+
+
 def cmd_memory(a):
     launchers = split_launchers(a.cmd)
     roles = dict(r.split("=", 1) for r in a.roles)
     sp = Spawner()
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["tag", "launcher", "round", "role", "pid", "pss_kb", "rss_kb", "hwm_kb"])
+    # Side by side, pages shared by every sandbox (the launcher's text,
+    # the libraries) divide among them all: PSS is then what one more
+    # sandbox costs.
+    tag = a.tag if a.side_by_side == 1 else f"{a.tag}, {a.side_by_side} side by side"
     for rnd in range(a.runs):
         for name, argv in launchers:
             sp.err.seek(0)
             sp.err.truncate()
-            pid = sp.spawn(argv)
-            deadline = time.monotonic() + a.wait
-            tree = []
-            while time.monotonic() < deadline:
-                done, status, ru = os.wait4(pid, os.WNOHANG)
-                if done == pid:
-                    launch = Launch(status, 0, [ru] + reap_orphans(), b"")
-                    if not launch.ok():
-                        fail_launch(sp, name, argv, launch)
-                    sys.exit(f"bench.py: {name} ended before its '{a.payload}' was seen")
-                tree = descendants(pid)
-                if any(d > 0 and c == a.payload for _, d, c in tree):
-                    break
-                time.sleep(0.005)
-            else:
-                os.kill(pid, 9)
-                os.wait4(pid, 0)
-                sys.exit(f"bench.py: {name}: no '{a.payload}' payload after {a.wait} s\n"
-                         f"{sp.stderr_tail()}")
+            pids = [sp.spawn(argv) for _ in range(a.side_by_side)]
+            wait_payloads(sp, name, argv, pids, a)
             time.sleep(a.settle)
             names = roles.get(name, "").split(",") if roles.get(name) else []
             rows = []
-            for p, depth, comm in descendants(pid):
-                role = "payload" if comm == a.payload and depth > 0 else (
-                    names[depth] if depth < len(names) else f"{comm}@{depth}")
-                try:
-                    m = read_kb(f"/proc/{p}/smaps_rollup", ("Pss", "Rss"))
-                    s = read_kb(f"/proc/{p}/status", ("VmHWM",))
-                except OSError as e:
-                    sys.exit(f"bench.py: {name}: read /proc/{p}: {e}")
-                rows.append([a.tag, name, rnd, role, p, m.get("Pss", 0), m.get("Rss", 0),
-                             s.get("VmHWM", 0)])
-            _, status, ru = os.wait4(pid, 0)
-            launch = Launch(status, 0, [ru] + reap_orphans(), b"")
-            if not launch.ok():
-                fail_launch(sp, name, argv, launch)
+            for pid in pids:
+                for p, depth, comm in descendants(pid):
+                    role = "payload" if comm == a.payload and depth > 0 else (
+                        names[depth] if depth < len(names) else f"{comm}@{depth}")
+                    try:
+                        m = read_kb(f"/proc/{p}/smaps_rollup", ("Pss", "Rss"))
+                        s = read_kb(f"/proc/{p}/status", ("VmHWM",))
+                    except OSError as e:
+                        sys.exit(f"bench.py: {name}: read /proc/{p}: {e}")
+                    rows.append([tag, name, rnd, role, p, m.get("Pss", 0), m.get("Rss", 0),
+                                 s.get("VmHWM", 0)])
+            # Every launcher first (reap_orphans would take them too).
+            ends = [os.wait4(pid, 0) for pid in pids]
+            orphans = reap_orphans()
+            for _, status, ru in ends:
+                launch = Launch(status, 0, [ru] + orphans, b"")
+                if not launch.ok():
+                    fail_launch(sp, name, argv, launch)
             w.writerows(rows)
             sys.stdout.flush()
 
@@ -885,6 +900,8 @@ def main():
     m.add_argument("--settle", type=float, default=0.05)
     m.add_argument("--roles", action="append", default=[],
                    help="LAUNCHER=ROLE,ROLE...: names of its processes by depth")
+    m.add_argument("--side-by-side", type=int, default=1,
+                   help="start this many sandboxes of a launcher at once and read them all")
     m.set_defaults(fn=cmd_memory)
     s = sub.add_parser("strace")
     s.add_argument("tag")

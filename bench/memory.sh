@@ -6,7 +6,11 @@
 # (/proc/PID/smaps_rollup) and the peak RSS so far (VmHWM, /proc/PID/status)
 # of every process of the launcher: nsbox's supervisor and init, bwrap's
 # monitor and its pid 1.  The payload is listed but left out of the sums.
-# Alternating, as root and as nsbox-test.
+# Alternating, as root and as nsbox-test.  Then each again with $side
+# sandboxes side by side (all started at once, all read while they
+# sleep): pages every sandbox maps (the launcher's text, the libraries)
+# divide among them, so the PSS there is what one more sandbox costs on a
+# host that runs many, as an agent harness does.
 #
 # usage: bench/memory.sh [NSBOX_BINARY] [RUNS]   (default build/nsbox, 5)
 # writes build/bench/memory.csv and memory.md
@@ -17,6 +21,11 @@ bench_title="Memory per sandbox"
 bench_init memory 5 "$@"
 
 csv=$out/memory.csv
+side=20 # sandboxes side by side
+nap=2   # the payload's sleep: every one of them must still be asleep when read
+if [ "$smoke" = 1 ]; then
+	side=2
+fi
 first=1
 rm -f -- "$csv.tmp"
 for u in "${users[@]}"; do
@@ -32,12 +41,14 @@ for u in "${users[@]}"; do
 		pre=(setpriv --reuid="$u" --regid="$u" --init-groups --
 			env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$stage/home/$u" LANG=C.UTF-8)
 	fi
-	bench_py memory --runs "$runs" --tag "$u" --payload sleep \
-		--roles nsbox=supervisor,init --roles bwrap=monitor,pid1 -- \
-		nsbox "${pre[@]}" "$nsbox" --result-fd 3 -- sleep 1 ::: \
-		bwrap "${pre[@]}" "${bwrap_cmd[@]}" sleep 1 |
-		if [ "$first" = 1 ]; then cat; else tail -n +2; fi >>"$csv.tmp"
-	first=0
+	for k in 1 "$side"; do
+		bench_py memory --runs "$runs" --tag "$u" --payload sleep --side-by-side "$k" \
+			--roles nsbox=supervisor,init --roles bwrap=monitor,pid1 -- \
+			nsbox "${pre[@]}" "$nsbox" --result-fd 3 -- sleep "$nap" ::: \
+			bwrap "${pre[@]}" "${bwrap_cmd[@]}" sleep "$nap" |
+			if [ "$first" = 1 ]; then cat; else tail -n +2; fi >>"$csv.tmp"
+		first=0
+	done
 done
 mv -- "$csv.tmp" "$csv"
 bench_py table memory "$csv" >"$stage/table.md"
