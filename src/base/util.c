@@ -5,10 +5,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <fcntl.h>
-#include <malloc.h>
-#include <stdint.h>
-#include <sys/mman.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -252,72 +248,4 @@ void nsb_fd_table_reserve(int any_fd, unsigned fds)
 	fd = fcntl(any_fd, F_DUPFD_CLOEXEC, (int)(fds - 1));
 	if (fd >= 0)
 		close(fd);
-}
-
-/* What stays mapped beneath the caller's frame: its callees' frames. */
-#define NSB_STACK_KEEP (16u << 10)
-/* /proc/self/maps of a process of ours is a few KiB; a longer one is left
- * unread, and the stack with it. */
-#define NSB_MAPS_MAX (64u << 10)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define NSB_STACK_RELEASE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NSB_STACK_RELEASE 0
-#endif
-#endif
-#ifndef NSB_STACK_RELEASE
-#define NSB_STACK_RELEASE 1
-#endif
-
-/* The start of the mapping that holds addr, from /proc/self/maps; 0 when
- * unknown. */
-static uintptr_t mapping_start(uintptr_t addr)
-{
-	char *buf = malloc(NSB_MAPS_MAX);
-	uintptr_t found = 0;
-	size_t len = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0 && buf) {
-		ssize_t n;
-		while (len < NSB_MAPS_MAX - 1 &&
-		       (n = read(fd, buf + len, NSB_MAPS_MAX - 1 - len)) > 0)
-			len += (size_t)n;
-		buf[len] = '\0';
-		for (char *line = buf; line && *line;) {
-			char *end;
-			unsigned long lo = strtoul(line, &end, 16), hi = 0;
-			if (*end == '-')
-				hi = strtoul(end + 1, NULL, 16);
-			if (hi && addr >= lo && addr < hi) {
-				found = lo;
-				break;
-			}
-			line = strchr(line, '\n');
-			line = line ? line + 1 : NULL;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return found;
-}
-
-void nsb_release_memory(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	if (NSB_STACK_RELEASE && page > 0) {
-		uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-		uintptr_t start = mapping_start(sp);
-		uintptr_t end =
-			sp > NSB_STACK_KEEP ? (sp - NSB_STACK_KEEP) & ~((uintptr_t)page - 1) : 0;
-
-		/* The whole range is the stack's own mapping, below the frame. */
-		if (start && end > start)
-			madvise((void *)start, end - start, MADV_DONTNEED);
-	}
-	malloc_trim(0);
 }

@@ -44,19 +44,6 @@ bool nsb_path_is_clean_abs(const char *p);
 void nsb_fd_table_reserve(int any_fd, unsigned fds);
 
 /*
- * Give the calling (main) thread's stack pages below the current frame
- * back to the kernel (MADV_DONTNEED), and the heap's free pages
- * (malloc_trim): for a process about to wait for a long time, whose deep
- * setup is behind it.  A stack page, once touched, otherwise stays
- * resident for the life of the process.  The range released runs from the
- * start of the mapping that holds the frame (/proc/self/maps: the stack's
- * lowest page so far) to 16 KiB under the frame, so it never reaches
- * another mapping.  Best effort: nothing is reported; sanitized builds
- * skip the stack.
- */
-void nsb_release_memory(void);
-
-/*
  * Lexically normalize path p (absolute, or relative to base which must be
  * absolute) into out: collapses "//", "." and "..".  Returns 0 or
  * -ENAMETOOLONG.  No symlinks are followed: this is not realpath.

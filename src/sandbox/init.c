@@ -533,13 +533,7 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	int sfd, slave = -1;
 
 	init_attach(a);
-	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0)
-		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
-	/* The mounts' deep frames and scratch go back to the kernel (the
-	 * supervisor does the same) before the filter is on: afterwards init
-	 * calls nothing a profile does not expect of it. */
-	nsb_release_memory();
-	if (init_lock_down(a, slave, &e) < 0)
+	if (init_hide(&e) < 0 || init_build(a, &slave, &e) < 0 || init_lock_down(a, slave, &e) < 0)
 		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	sfd = init_signals(&e);
 	if (sfd < 0)

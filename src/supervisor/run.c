@@ -473,7 +473,6 @@ static void spawn_and_supervise(struct nsb_run *run)
 	/* Served only where the filter reports (seccomp/filter.h). */
 	nsb_notify_init(&run->notify, &run->bpf);
 	nsb_run_net_start(run);
-	nsb_release_memory();
 	struct nsb_supervise_opts so = {
 		.timeout_ms = cfg->timeout_ms,
 		.kill_after_ms = cfg->kill_after_ms,

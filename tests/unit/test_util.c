@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * util.c: number and size parsing, lexical path checks, bounded formatting.
- * Tables of inputs with the exact value or error each must produce; the
- * memory release against the kernel's own count of resident pages.
+ * Tables of inputs with the exact value or error each must produce.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -499,90 +494,4 @@ Test(util, path_next_skips_slashes_and_stops_at_the_end)
 	cr_expect(strcmp(s, "/") == 0, "%s", s);
 	s = "";
 	cr_expect(nsb_path_next(&s, &n) == NULL);
-}
-
-/* ---- nsb_release_memory, against the kernel ---------------------------- */
-
-/* Resident KiB of the mapping that holds addr (/proc/self/smaps), -1. */
-static long rss_of_mapping(uintptr_t addr)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[512];
-	bool in = false;
-	long rss = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-		/* A mapping's first line; its fields ("Rss:") never parse so. */
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			in = addr >= lo && addr < hi;
-			continue;
-		}
-		if (in && strncmp(line, "Rss:", 4) == 0) {
-			rss = strtol(line + 4, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return rss;
-}
-
-/* 256 KiB of frames beneath the caller, every page written. */
-__attribute__((noinline)) static unsigned deep(unsigned level)
-{
-	volatile char frame[16 << 10];
-
-	for (size_t i = 0; i < sizeof(frame); i += 512)
-		frame[i] = (char)(level + i);
-	return level ? deep(level - 1) + (unsigned char)frame[512] : (unsigned char)frame[0];
-}
-
-/*
- * The stack pages beneath the frame leave the process (its mapping's Rss
- * falls by most of what the deep calls touched), what lies above the frame
- * stays intact, and the stack is as usable as before.  In a forked child:
- * the worker's own memory is left alone.
- */
-Test(util, release_memory_gives_back_the_stack_below_the_frame)
-{
-	int p[2];
-	pid_t pid;
-
-#if defined(__SANITIZE_ADDRESS__)
-	cr_skip_test("sanitized build: nsb_release_memory leaves the stack alone");
-#endif
-	cr_assert(eq(int, pipe(p), 0));
-	pid = fork();
-	cr_assert(ge(int, pid, 0));
-	if (pid == 0) {
-		volatile unsigned keep = 0x5eed;
-		char msg[128];
-		uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-		unsigned v = deep(15);
-		long before = rss_of_mapping(here);
-		nsb_release_memory();
-		long after = rss_of_mapping(here);
-		unsigned again = deep(15);
-		int n = snprintf(msg, sizeof(msg), "%ld %ld %u %d", before, after, keep,
-				 v == again);
-		_exit(write(p[1], msg, (size_t)n) == n ? 0 : 1);
-	}
-	close(p[1]);
-	char buf[128] = "";
-	ssize_t n = read(p[0], buf, sizeof(buf) - 1);
-	close(p[0]);
-	int status;
-	cr_assert(eq(int, waitpid(pid, &status, 0), pid));
-	cr_assert(n > 0, "the child reported nothing");
-	long before, after;
-	unsigned keep;
-	int same;
-	cr_assert(eq(int, sscanf(buf, "%ld %ld %u %d", &before, &after, &keep, &same), 4), "%s",
-		  buf);
-	cr_expect(ge(long, before, 256), "the deep calls touched only %ld KiB", before);
-	cr_expect(le(long, after, before - 200), "Rss %ld KiB before, %ld after", before, after);
-	cr_expect(eq(u32, keep, 0x5eed), "a local above the frame changed");
-	cr_expect(eq(int, same, 1), "the stack computes differently after the release");
 }
