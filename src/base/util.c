@@ -241,11 +241,14 @@ void nsb_fd_table_reserve(int any_fd, unsigned fds)
 	struct rlimit nofile;
 	int fd;
 
-	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < fds)
-		fds = (unsigned)nofile.rlim_cur;
 	if (fds <= 64) /* the table every process starts with */
 		return;
 	fd = fcntl(any_fd, F_DUPFD_CLOEXEC, (int)(fds - 1));
+	/* Beyond RLIMIT_NOFILE (EINVAL): as far as it allows.  The limit is
+	 * read only then, so that a launch pays two system calls. */
+	if (fd < 0 && errno == EINVAL && getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+	    nofile.rlim_cur > 64 && nofile.rlim_cur < fds)
+		fd = fcntl(any_fd, F_DUPFD_CLOEXEC, (int)(nofile.rlim_cur - 1));
 	if (fd >= 0)
 		close(fd);
 }
