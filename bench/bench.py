@@ -124,7 +124,11 @@ class Spawner:
             p = subprocess.Popen(argv[1:], stdin=subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL if stdout_fd is None else stdout_fd,
                                  stderr=self.err.fileno())
-            return p.pid  # reaped by wait4 below, not by p
+            # Reaped by our wait4 (its rusage is the measurement): a set
+            # returncode keeps Popen from polling it, now in __del__ or
+            # later in another Popen's cleanup, and taking its status.
+            p.returncode = 0
+            return p.pid
         return os.posix_spawnp(argv[0], argv, os.environ, file_actions=self.actions(stdout_fd))
 
     def run(self, argv, capture=False):
@@ -297,7 +301,7 @@ def read_kb(path, keys):
 
 
 def wait_payloads(sp, name, argv, pids, a):
-    """Wait until every launch in pids shows its payload; their process trees."""
+    """Wait until every launch in pids shows its payload."""
     deadline = time.monotonic() + a.wait
     trees = {}
     while time.monotonic() < deadline:
@@ -310,7 +314,7 @@ def wait_payloads(sp, name, argv, pids, a):
                 sys.exit(f"bench.py: {name} ended before its '{a.payload}' was seen")
             trees[pid] = descendants(pid)
         if all(any(d > 0 and c == a.payload for _, d, c in trees[p]) for p in pids):
-            return trees
+            return
         time.sleep(0.005)
     for pid in pids:
         os.kill(pid, 9)

@@ -2,9 +2,9 @@
 /* util: pure: number and size parsing, lexical path checks, bounded formatting. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>

@@ -45,7 +45,7 @@ int nsb_net_lo_up(struct nsb_error *e)
 	 * the only reply is an NLMSG_ERROR carrying our small request back.
 	 */
 	char buf[8192];
-	unsigned int portid, seq;
+	unsigned int seq;
 	struct nlmsghdr *nlh;
 	struct ifinfomsg *ifm;
 	ssize_t n;
@@ -60,11 +60,9 @@ int nsb_net_lo_up(struct nsb_error *e)
 	 * Not bound: the kernel binds the socket at the first send (its port
 	 * id chosen as mnl_socket_bind's MNL_SOCKET_AUTOPID would), and the
 	 * namespace is new, with no process but this one to send from, so the
-	 * replies are checked by sequence number alone (port id 0 tells
+	 * replies are checked by sequence number alone (port id 0 below tells
 	 * mnl_cb_run so).  Two system calls fewer, bind and getsockname.
 	 */
-	portid = 0;
-
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_NEWLINK;
 	/* No NLM_F_CREATE: we change the existing device, never make one. */
@@ -100,7 +98,7 @@ int nsb_net_lo_up(struct nsb_error *e)
 			return nsb_error_set(e, -EPROTO, NSB_STAGE_NET,
 					     "read rtnetlink reply for loopback '%s'", LO_NAME);
 		errno = 0;
-		r = mnl_cb_run(buf, (size_t)n, seq, portid, NULL, NULL);
+		r = mnl_cb_run(buf, (size_t)n, seq, 0, NULL, NULL);
 		if (r < 0)
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
 					     "bring up loopback '%s'", LO_NAME);
