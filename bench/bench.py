@@ -514,7 +514,9 @@ def table_memory(rows):
         n, b = sums.get((tag, "nsbox")), sums.get((tag, "bwrap"))
         text += f"\n{tag}: nsbox / bwrap PSS sum = {ratio(n, b)}"
     return text + ("\n\nRead from /proc/PID/smaps_rollup and /proc/PID/status while the "
-                   "payload (`sleep`) runs; medians over runs.\n")
+                   "payload (`sleep`) runs, 0.3 s after it appears (bench/memory.sh: nsbox "
+                   "gives back its setup's pages once a sandbox has lived 100 ms); medians "
+                   "over runs.\n")
 
 
 def binds_summary(rows):

@@ -6,6 +6,10 @@
 # (/proc/PID/smaps_rollup) and the peak RSS so far (VmHWM, /proc/PID/status)
 # of every process of the launcher: nsbox's supervisor and init, bwrap's
 # monitor and its pid 1.  The payload is listed but left out of the sums.
+# Read $settle s after the payload shows, when a sandbox that lives on is
+# in its steady state: nsbox gives back the setup's pages once the payload
+# has lived 100 ms (NSB_TRIM_AFTER_MS, src/base/trim.h); bwrap's do not
+# change.
 # Alternating, as root and as nsbox-test.  Then each again with $side
 # sandboxes side by side (all started at once, all read while they
 # sleep): pages every sandbox maps (the launcher's text, the libraries)
@@ -23,6 +27,7 @@ bench_init memory 5 "$@"
 csv=$out/memory.csv
 side=20 # sandboxes side by side
 nap=2   # the payload's sleep: every one of them must still be asleep when read
+settle=0.3
 if [ "$smoke" = 1 ]; then
 	side=2
 fi
@@ -43,6 +48,7 @@ for u in "${users[@]}"; do
 	fi
 	for k in 1 "$side"; do
 		bench_py memory --runs "$runs" --tag "$u" --payload sleep --side-by-side "$k" \
+			--settle "$settle" \
 			--roles nsbox=supervisor,init --roles bwrap=monitor,pid1 -- \
 			nsbox "${pre[@]}" "$nsbox" --result-fd 3 -- sleep "$nap" ::: \
 			bwrap "${pre[@]}" "${bwrap_cmd[@]}" sleep "$nap" |

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -21,6 +22,7 @@
 #include "sandbox/idmap.h"
 #include "sandbox/landlock.h"
 #include "base/exitcode.h"
+#include "base/trim.h"
 #include "base/fdpass.h"
 #include "base/reap.h"
 #include "sandbox/init.h"
@@ -419,6 +421,7 @@ static int init_signals(struct nsb_error *e)
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, NSB_SIG_TRIM);
 	for (size_t i = 0; i < ARRAY_SIZE(nsb_forwarded_signals); i++)
 		sigaddset(&mask, nsb_forwarded_signals[i]);
 	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
@@ -489,7 +492,7 @@ _noreturn_ static void finish(const struct nsb_init_args *a, int status)
 
 /* Reap everything (orphans are re-parented to us); on the payload's end,
  * finish. */
-static void reap_children(const struct nsb_init_args *a, pid_t payload)
+_waiting_ static void reap_children(const struct nsb_init_args *a, pid_t payload)
 {
 	for (;;) {
 		int status;
@@ -501,8 +504,42 @@ static void reap_children(const struct nsb_init_args *a, pid_t payload)
 	}
 }
 
+/* init's filter is on: each madvise of the trim only where it would
+ * pass (a profile may refuse it, or kill for it). */
+_waiting_ static bool may_madvise(const void *ud, uintptr_t addr, size_t len)
+{
+	struct seccomp_data d = {
+		.nr = __NR_madvise,
+		.arch = nsb_seccomp_arch(),
+		.args = {addr, len, MADV_DONTNEED},
+	};
+
+	return nsb_seccomp_allows(ud, &d);
+}
+
+/* The supervisor's NSB_SIG_TRIM: the sandbox lives on, init only waits
+ * (base/trim.h).  Once: the payload can send it too. */
+_waiting_ static void init_trim(const struct nsb_init_args *a)
+{
+	const struct nsb_bpf *b = a->plan->seccomp;
+	static bool trimmed;
+
+	if (trimmed)
+		return;
+	trimmed = true;
+	if (!b) {
+		nsb_trim(true, NULL, NULL);
+		return;
+	}
+	/* malloc_trim's calls (madvise, brk) cannot be asked one by one:
+	 * only where the filter lets both through whatever their arguments.
+	 * The text and stack ranges are asked each, unless madvise is so. */
+	bool any = nsb_seccomp_allows_any_args(b, __NR_madvise);
+	nsb_trim(any && nsb_seccomp_allows_any_args(b, __NR_brk), any ? NULL : may_madvise, b);
+}
+
 /* init's life after the fork: forward signals, reap, exit with the payload. */
-_noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t payload)
+_noreturn_ _waiting_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t payload)
 {
 	for (;;) {
 		struct signalfd_siginfo si;
@@ -512,6 +549,10 @@ _noreturn_ static void init_wait(const struct nsb_init_args *a, int sfd, pid_t p
 			continue;
 		if (n != sizeof(si))
 			_exit(NSB_EXIT_NSBOX);
+		if ((int)si.ssi_signo == NSB_SIG_TRIM) {
+			init_trim(a);
+			continue;
+		}
 		if (si.ssi_signo != SIGCHLD) {
 			/* Every forwarded signal terminates by default.  A stopped
 			 * payload would keep it pending forever: SIGCONT after it,

@@ -10,9 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/macro.h"
 #include "seccomp/filter.h"
 
-static uint32_t alu(uint16_t op, uint32_t a, uint32_t x, bool *bad)
+_waiting_ static uint32_t alu(uint16_t op, uint32_t a, uint32_t x, bool *bad)
 {
 	switch (op) {
 	case BPF_ADD:
@@ -62,11 +63,13 @@ static bool jump_taken(uint16_t op, uint32_t a, uint32_t v, bool *bad)
 	return false;
 }
 
-uint32_t nsb_bpf_eval(const struct sock_filter *insns, size_t n, const struct seccomp_data *d)
+_waiting_ uint32_t nsb_bpf_eval_args(const struct sock_filter *insns, size_t n,
+				     const struct seccomp_data *d, bool *ret_reads_args)
 {
 	uint32_t a = 0, x = 0, mem[BPF_MEMWORDS] = {0};
 	bool bad = false;
 
+	*ret_reads_args = false;
 	for (size_t pc = 0; pc < n && !bad; pc++) {
 		const struct sock_filter *f = &insns[pc];
 		uint32_t src = BPF_SRC(f->code) == BPF_X ? x : f->k;
@@ -74,9 +77,12 @@ uint32_t nsb_bpf_eval(const struct sock_filter *insns, size_t n, const struct se
 		switch (BPF_CLASS(f->code)) {
 		case BPF_LD:
 			if (f->code == (BPF_LD | BPF_W | BPF_ABS) && f->k % 4 == 0 &&
-			    f->k + 4 <= sizeof(*d))
+			    f->k + 4 <= sizeof(*d)) {
 				a = *(const uint32_t *)((const char *)d + f->k);
-			else if (f->code == (BPF_LD | BPF_W | BPF_LEN))
+				/* Beyond nr and arch: the call site or an argument. */
+				if (f->k >= offsetof(struct seccomp_data, instruction_pointer))
+					*ret_reads_args = true;
+			} else if (f->code == (BPF_LD | BPF_W | BPF_LEN))
 				a = sizeof(*d);
 			else if (f->code == (BPF_LD | BPF_IMM))
 				a = f->k;
@@ -127,4 +133,12 @@ uint32_t nsb_bpf_eval(const struct sock_filter *insns, size_t n, const struct se
 		}
 	}
 	return SECCOMP_RET_KILL_PROCESS;
+}
+
+_waiting_ uint32_t nsb_bpf_eval(const struct sock_filter *insns, size_t n,
+				const struct seccomp_data *d)
+{
+	bool reads;
+
+	return nsb_bpf_eval_args(insns, n, d, &reads);
 }

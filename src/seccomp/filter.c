@@ -326,6 +326,46 @@ static int install_ids(const struct nsb_bpf *b, struct nsb_error *e)
 	return install_program(b->ids, b->n_ids, 0, "the unmapped-ids filter of ", b, e);
 }
 
+_waiting_ /* ALLOW from every program nsb_seccomp_install() puts on for b; *reads
+ * is set when one of them read past nr and arch. */
+	_waiting_ static bool
+	allowed_by_all(const struct nsb_bpf *b, const struct seccomp_data *d, bool *reads)
+{
+	const struct sock_filter *prog;
+	bool r1 = false, r2 = false;
+	size_t n;
+
+	*reads = false;
+	if (b->none)
+		return true;
+	prog = main_program(b, &n);
+	if (!prog || n == 0)
+		return false;
+	if (b->ids_action[0] && prog == b->insns &&
+	    (!b->ids || (nsb_bpf_eval_args(b->ids, b->n_ids, d, &r1) & SECCOMP_RET_ACTION_FULL) !=
+				SECCOMP_RET_ALLOW))
+		return false;
+	bool ok =
+		(nsb_bpf_eval_args(prog, n, d, &r2) & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_ALLOW;
+	*reads = r1 || r2;
+	return ok;
+}
+
+_waiting_ bool nsb_seccomp_allows(const struct nsb_bpf *b, const struct seccomp_data *d)
+{
+	bool reads;
+
+	return allowed_by_all(b, d, &reads);
+}
+
+_waiting_ bool nsb_seccomp_allows_any_args(const struct nsb_bpf *b, int nr)
+{
+	struct seccomp_data d = {.nr = nr, .arch = nsb_seccomp_arch()};
+	bool reads;
+
+	return allowed_by_all(b, &d, &reads) && !reads;
+}
+
 /* The main program with every notification answered as the errno it
  * carries: copied to the stack (32 KiB at most), so nothing is allocated. */
 static int install_without_listener(const struct nsb_bpf *b, struct nsb_error *e)

@@ -145,6 +145,24 @@ size_t nsb_seccomp_unnotify(struct sock_filter *insns, size_t n);
  */
 uint32_t nsb_bpf_eval(const struct sock_filter *insns, size_t n, const struct seccomp_data *d);
 
+/* The same, and whether the run read anything past nr and arch (the call
+ * site or an argument).  Where it did not, the program answers the same
+ * for every argument: jumps depend only on what was read.  Pure. */
+uint32_t nsb_bpf_eval_args(const struct sock_filter *insns, size_t n, const struct seccomp_data *d,
+			   bool *ret_reads_args);
+
+/*
+ * Whether the programs nsb_seccomp_install() puts on for @b (the
+ * unmapped-ids program where it is apart, and the main one) all answer
+ * SECCOMP_RET_ALLOW to @d: what a process under them may call without
+ * being refused, notified or killed.  True for "none".
+ */
+bool nsb_seccomp_allows(const struct nsb_bpf *b, const struct seccomp_data *d);
+
+/* Whether those programs allow the native syscall @nr whatever its
+ * arguments: each answers ALLOW without reading them.  Pure. */
+bool nsb_seccomp_allows_any_args(const struct nsb_bpf *b, int nr);
+
 /* Write the raw program (struct sock_filter array, host byte order, as
  * `bwrap --seccomp FD` reads it) to fd.  -EINVAL for a none bpf. */
 int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e);

@@ -15,6 +15,7 @@
 
 #include "core/dac.h"
 #include "sandbox/init.h"
+#include "base/trim.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
 #include "supervisor/run_approval.h"
@@ -455,6 +456,9 @@ static void spawn_and_supervise(struct nsb_run *run)
 	/* Blocked before clone so no signal is lost before the wait loop;
 	 * init inherits the mask and reads them from its own signalfd. */
 	nsb_supervise_sigset(&mask);
+	/* init's alone (it reads it from its signalfd); blocked here so that
+	 * it is never acted on before that (base/trim.h). */
+	sigaddset(&mask, NSB_SIG_TRIM);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	/* A caller that closed its end of our stdout must not kill us
 	 * before the record is written. */

@@ -2,7 +2,9 @@
 /* The supervisor's event loop: signals, timeout, errors, stdio pumps, pty, reaping.  Supervisor. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +15,11 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/fdpass.h"
+#include "base/trim.h"
 #include "sandbox/init.h"
 #include "supervisor/ptyrelay.h"
 #include "supervisor/pump.h"
@@ -53,11 +57,13 @@ struct sv {
 	bool reaped;		   /* init is gone: stop waiting for it */
 	bool timed_out;		   /* the deadline fired: SIGTERM sent */
 	bool killed;		   /* the grace ran out too: SIGKILL sent */
+	bool trimmed;		   /* nsb_trim has run (or never will) */
+	struct timespec trim_at;   /* when it runs if the sandbox still lives */
 	int status;		   /* init's wait status */
 	struct rusage ru;	   /* init's and its descendants' CPU time */
 };
 
-static void signal_init(struct nsb_sandbox *sb, int sig)
+_waiting_ static void signal_init(struct nsb_sandbox *sb, int sig)
 {
 	/* A pidfd cannot hit a recycled pid. */
 	if (sb->pidfd >= 0 && syscall(SYS_pidfd_send_signal, sb->pidfd, sig, NULL, 0) == 0)
@@ -268,6 +274,15 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 		if (io->in_tty && nsb_tty_open(&v->tty, 0) == 0)
 			nsb_tty_raw(&v->tty);
 	}
+	/* A sandbox still alive after NSB_TRIM_AFTER_MS: the supervisor
+	 * gives back the setup's pages while it waits (base/trim.h). */
+	clock_gettime(CLOCK_MONOTONIC, &v->trim_at);
+	v->trim_at.tv_sec += NSB_TRIM_AFTER_MS / 1000;
+	v->trim_at.tv_nsec += (long)(NSB_TRIM_AFTER_MS % 1000) * 1000000;
+	if (v->trim_at.tv_nsec >= 1000000000) {
+		v->trim_at.tv_sec++;
+		v->trim_at.tv_nsec -= 1000000000;
+	}
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "create signalfd");
@@ -310,8 +325,32 @@ static void on_watch(struct sv *v)
 	}
 }
 
+/* The sandbox has lived NSB_TRIM_AFTER_MS: the supervisor gives back
+ * the setup's pages, and has init do the same (base/trim.h). */
+_waiting_ static void trim(struct sv *v)
+{
+	v->trimmed = true;
+	nsb_trim(true, NULL, NULL);
+	if (!v->reaped)
+		signal_init(v->sb, NSB_SIG_TRIM);
+}
+
+/* poll's timeout: none once trimmed, else until trim_at. */
+_waiting_ static int trim_wait(const struct sv *v)
+{
+	struct timespec now;
+	int64_t ms;
+
+	if (v->trimmed)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &now); /* the vDSO's: no system call */
+	ms = (int64_t)(v->trim_at.tv_sec - now.tv_sec) * 1000 +
+	     (v->trim_at.tv_nsec - now.tv_nsec) / 1000000;
+	return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
 /* Until init is reaped and both output streams are drained. */
-static int sv_loop(struct sv *v, struct nsb_error *e)
+_waiting_ static int sv_loop(struct sv *v, struct nsb_error *e)
 {
 	struct nsb_sandbox *sb = v->sb;
 	int r;
@@ -335,11 +374,16 @@ static int sv_loop(struct sv *v, struct nsb_error *e)
 			{.fd = v->reaped ? -1 : v->wfd, .events = POLLIN},
 		};
 
-		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
+		r = poll(pfd, ARRAY_SIZE(pfd), trim_wait(v));
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE,
 					     "wait for the sandbox");
+		}
+		if (r == 0 && !v->trimmed) {
+			trim(v);
+			continue;
 		}
 		/* First: a refused call waits for its answer. */
 		if (pfd[10].revents) {

@@ -686,6 +686,69 @@ Test(seccomp, none_is_recorded_and_installs_nothing)
 	EXPECT_STREQ(e.message, "seccomp profile 'none' has no filter to export");
 }
 
+/* What init asks before it trims under its own filter (base/trim.h). */
+Test(seccomp, allows_says_whether_every_installed_program_allows)
+{
+	struct seccomp_data d = {
+		.nr = __NR_madvise, .arch = nsb_seccomp_arch(), .args = {0x7f0000000000, 65536, 4}};
+	struct nsb_bpf b;
+
+	/* The shipped profiles let madvise through, and "none" has no program. */
+	b = load("default");
+	cr_expect(nsb_seccomp_allows(&b, &d));
+	nsb_bpf_free(&b);
+	b = load("strict");
+	cr_expect(nsb_seccomp_allows(&b, &d));
+	nsb_bpf_free(&b);
+	b = load("none");
+	cr_expect(nsb_seccomp_allows(&b, &d));
+	nsb_bpf_free(&b);
+
+	/* A profile that kills for MADV_DONTNEED (4) and for nothing else. */
+	b = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/madvise-dontneed-kill.profile");
+	cr_expect(not(nsb_seccomp_allows(&b, &d)));
+	d.args[2] = 3; /* MADV_WILLNEED */
+	cr_expect(nsb_seccomp_allows(&b, &d));
+	nsb_bpf_free(&b);
+
+	/* The unmapped-ids program counts where it is installed apart: the
+	 * default profile refuses a foreign uid to setuid. */
+	b = load("default");
+	d = (struct seccomp_data){.nr = __NR_setuid, .arch = nsb_seccomp_arch(), .args = {12345}};
+	cr_expect(not(nsb_seccomp_allows(&b, &d)));
+	d.args[0] = getuid();
+	cr_expect(nsb_seccomp_allows(&b, &d));
+	/* A foreign ABI is refused before any rule. */
+	d.arch = 0x40000003; /* AUDIT_ARCH_I386 */
+	cr_expect(not(nsb_seccomp_allows(&b, &d)));
+	nsb_bpf_free(&b);
+}
+
+/* Whether init may run malloc_trim under its filter (base/trim.h). */
+Test(seccomp, allows_any_args_only_where_no_argument_is_read)
+{
+	struct nsb_bpf b;
+
+	b = load("default");
+	cr_expect(nsb_seccomp_allows_any_args(&b, __NR_madvise));
+	cr_expect(nsb_seccomp_allows_any_args(&b, __NR_brk));
+	/* Allowed for most arguments, but judged by them. */
+	cr_expect(not(nsb_seccomp_allows_any_args(&b, __NR_clone)));
+	cr_expect(not(nsb_seccomp_allows_any_args(&b, __NR_mount)));
+	nsb_bpf_free(&b);
+	b = load("strict");
+	cr_expect(nsb_seccomp_allows_any_args(&b, __NR_madvise));
+	cr_expect(nsb_seccomp_allows_any_args(&b, __NR_brk));
+	nsb_bpf_free(&b);
+	b = load("none");
+	cr_expect(nsb_seccomp_allows_any_args(&b, __NR_madvise));
+	nsb_bpf_free(&b);
+	b = load(NSB_SRCDIR "/tests/unit/fixtures/profiles/madvise-dontneed-kill.profile");
+	cr_expect(not(nsb_seccomp_allows_any_args(&b, __NR_madvise)));
+	cr_expect(nsb_seccomp_allows_any_args(&b, __NR_brk));
+	nsb_bpf_free(&b);
+}
+
 Test(seccomp, unknown_name_lists_where_it_looked)
 {
 	char path[NSB_PROFILE_PATH_MAX];

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What a waiting sandbox keeps in memory (base/trim.h): once the payload
+ * has lived a while, the supervisor and init have dropped their mappings of
+ * nsbox's text, as the kernel counts them in /proc/PID/smaps; and init,
+ * under a profile that kills for that madvise, asks its filter first and
+ * keeps its pages rather than die.  As root and as the unprivileged user.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* Text resident in pid, in KiB: its executable mappings of the file exe
+ * (or of any file whose name ends in exe, when it starts with '/' not),
+ * as /proc/PID/smaps counts them; *size gets their size. */
+static long text_kb(pid_t pid, const char *exe, long *size)
+{
+	size_t tail = strlen(exe);
+	char path[64], line[4608];
+	bool in = false;
+	long sum = 0, kb;
+	FILE *f;
+
+	*size = 0;
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	f = fopen(path, "re");
+	cr_assert(f != NULL, "open %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char perms[8], file[4096] = "";
+		if (strchr(line, '-') < strchr(line, ' ') &&
+		    sscanf(line, "%*x-%*x %7s %*s %*s %*s %4095s", perms, file) >= 1) {
+			size_t len = strlen(file);
+			in = perms[2] == 'x' &&
+			     (exe[0] == '/' ? strcmp(file, exe) == 0
+					    : len > tail && file[len - tail - 1] == '/' &&
+						      strcmp(file + len - tail, exe) == 0);
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			sum += kb;
+		if (in && sscanf(line, "Size: %ld kB", &kb) == 1)
+			*size += kb;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* The first child of pid, or 0. */
+static pid_t child_of(pid_t pid)
+{
+	char path[64];
+	char *s;
+	pid_t c;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	s = itest_slurp(path);
+	c = s ? (pid_t)atoi(s) : 0;
+	free(s);
+	return c;
+}
+
+/* Wait until the sandbox's payload runs `sleep`; returns init's pid. */
+static pid_t wait_for_sleep(const struct itest_run *r)
+{
+	for (int i = 0; i < 500; i++) {
+		pid_t init = child_of(r->pid);
+		pid_t payload = init ? child_of(init) : 0;
+		char path[64];
+		char *comm;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)payload);
+		comm = payload ? itest_slurp(path) : NULL;
+		bool asleep = comm && strcmp(comm, "sleep\n") == 0;
+		free(comm);
+		if (asleep)
+			return init;
+		itest_sleep_ms(10);
+	}
+	cr_assert(false, "the payload never showed up");
+	return 0;
+}
+
+NSB_ITEST(memory, a_waiting_sandbox_gives_back_nsbox_text)
+{
+	struct itest_run r;
+	long sup, init, size;
+	(void)as_user;
+
+	itest_start(&itest_cur, NULL, ITEST_ARGV("--", "sleep", "2"), &r);
+	pid_t ipid = wait_for_sleep(&r);
+	/* Well past NSB_TRIM_AFTER_MS. */
+	itest_sleep_ms(400);
+	sup = text_kb(r.pid, itest_cur.nsbox, &size);
+	init = text_kb(ipid, itest_cur.nsbox, &size);
+	itest_wait(&r);
+	ITEST_EXPECT_EXIT(&r, 0);
+	/* A launch leaves 80-100 % of the text resident in each; after the
+	 * trim, the one or two 64 KiB fault-around windows the wait runs in
+	 * come back (some 30 %, or 20 % of an ASan build's). */
+	cr_expect(le(long, sup, size / 2), "the supervisor keeps %ld of %ld KiB of nsbox's text",
+		  sup, size);
+	cr_expect(le(long, init, size / 2), "init keeps %ld of %ld KiB of nsbox's text", init,
+		  size);
+	cr_log_info("nsbox text resident while waiting: supervisor %ld KiB, init %ld KiB of %ld",
+		    sup, init, size);
+	itest_run_close(&r);
+}
+
+NSB_ITEST(memory, init_does_not_trim_where_its_filter_would_refuse)
+{
+	struct itest_run r;
+	long sup, init, size, sup_libc, init_libc, libc_size;
+	(void)as_user;
+
+	itest_write(&itest_cur, "trimkill.profile", "default allow\nmadvise kill if arg2 == 4\n");
+	itest_start(&itest_cur, NULL,
+		    ITEST_ARGV("--seccomp", itest_path(&itest_cur, "trimkill.profile"), "--",
+			       "sleep", "1"),
+		    &r);
+	pid_t ipid = wait_for_sleep(&r);
+	itest_sleep_ms(400);
+	sup = text_kb(r.pid, itest_cur.nsbox, &size);
+	init = text_kb(ipid, itest_cur.nsbox, &size);
+	sup_libc = text_kb(r.pid, "libc.so.6", &libc_size);
+	init_libc = text_kb(ipid, "libc.so.6", &libc_size);
+	itest_wait(&r);
+	/* init asked its filter, which would kill it: it kept its pages and
+	 * its life, and the payload's status came through. */
+	ITEST_EXPECT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "status"), "exited");
+	cr_expect(le(long, sup, size / 2), "the supervisor keeps %ld of %ld KiB of nsbox's text",
+		  sup, size);
+	/* libc's text tells best: a launch leaves about 1 MiB of it resident
+	 * in each process, a trim keeps a few 64 KiB windows. */
+	cr_expect(ge(long, init_libc, sup_libc + 256),
+		  "init dropped libc's text (%ld of %ld KiB left, the supervisor %ld)", init_libc,
+		  libc_size, sup_libc);
+	cr_log_info("libc text resident: supervisor %ld KiB, init %ld KiB; nsbox text: %ld, %ld",
+		    sup_libc, init_libc, sup, init);
+	itest_run_close(&r);
+}

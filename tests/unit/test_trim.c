@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trim.c, checked against the kernel: after a trim, /proc/self/smaps shows
+ * the test binary's read-only pages and the stack below the frame gone from
+ * this process, while everything the process holds (data, RELRO, heap, the
+ * stack above the frame) still reads back as it was written.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+
+#include "base/trim.h"
+
+/* .data, and a pointer the loader relocates (RELRO in a PIE). */
+static int data_word = 42;
+static const char *const relro_ptr = "relocated";
+
+/* Rss in KiB of this process's executable mappings of its own binary
+ * (the text), or of [stack]. */
+static long rss_kb(bool stack)
+{
+	char exe[PATH_MAX], line[PATH_MAX + 256];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = fopen("/proc/self/smaps", "re");
+	bool in = false;
+	long sum = 0, kb;
+
+	cr_assert(n > 0 && f != NULL);
+	exe[n] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		char perms[8], path[PATH_MAX] = "";
+		if (sscanf(line, "%*x-%*x %7s %*s %*s %*s %4095s", perms, path) >= 1 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in = stack ? strcmp(path, "[stack]") == 0
+				   : strcmp(path, exe) == 0 && perms[2] == 'x';
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			sum += kb;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* Read one byte of every page of this binary's text: all of it resident. */
+static void touch_text(void)
+{
+	char exe[PATH_MAX], line[PATH_MAX + 256];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long lo, hi;
+	char perms[8], path[PATH_MAX];
+	unsigned sum = 0;
+
+	cr_assert(n > 0 && f != NULL);
+	exe[n] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi, perms, path) == 4 &&
+		    perms[2] == 'x' && strcmp(path, exe) == 0)
+			for (unsigned long a = lo; a < hi; a += 4096)
+				sum += *(volatile const unsigned char *)a;
+	fclose(f);
+	(void)sum;
+}
+
+/* Dirty 192 KiB of stack below the caller, as a deep setup would. */
+static __attribute__((noinline)) void deep(void)
+{
+	volatile char buf[192 * 1024];
+
+	for (size_t i = 0; i < sizeof(buf); i += 512)
+		buf[i] = (char)i;
+}
+
+Test(trim, read_only_pages_and_the_stack_below_go_what_is_held_stays)
+{
+	char above[8192];
+	int *heap = malloc(64 * 1024);
+	long text0, text1, stack0, stack1;
+
+	cr_assert(heap != NULL);
+	for (size_t i = 0; i < 64 * 1024 / sizeof(int); i++)
+		heap[i] = (int)i * 7;
+	memset(above, 0x5a, sizeof(above));
+	data_word = 43;
+	deep();
+	touch_text();
+	text0 = rss_kb(false);
+	stack0 = rss_kb(true);
+
+	cr_assert(ge(int, nsb_trim(true, NULL, NULL), 0));
+	text1 = rss_kb(false);
+	stack1 = rss_kb(true);
+
+	/* The kernel's count: the text was dropped (what ran since faulted
+	 * back a window or two). */
+	cr_expect(lt(long, text1, text0 / 4), "text %ld -> %ld KiB", text0, text1);
+	cr_log_info("text %ld -> %ld KiB, stack %ld -> %ld KiB", text0, text1, stack0, stack1);
+	cr_expect(le(long, stack1 + 128, stack0), "stack %ld -> %ld KiB", stack0, stack1);
+	/* And nothing held was lost. */
+	cr_expect(eq(int, data_word, 43));
+	cr_expect(strcmp(relro_ptr, "relocated") == 0, "RELRO pointer reads '%s'", relro_ptr);
+	for (size_t i = 0; i < 64 * 1024 / sizeof(int); i++)
+		if (heap[i] != (int)i * 7)
+			cr_fail("heap word %zu is %d", i, heap[i]);
+	for (size_t i = 0; i < sizeof(above); i++)
+		if (above[i] != 0x5a)
+			cr_fail("stack byte %zu above the frame is %d", i, above[i]);
+	free(heap);
+}
+
+struct asked {
+	int calls;
+	uintptr_t addr[64];
+	size_t len[64];
+};
+
+static bool refuse(const void *ud, uintptr_t addr, size_t len)
+{
+	struct asked *a = (struct asked *)(uintptr_t)ud;
+
+	if (a->calls < 64) {
+		a->addr[a->calls] = addr;
+		a->len[a->calls] = len;
+	}
+	a->calls++;
+	return false;
+}
+
+Test(trim, a_refused_range_is_left_mapped)
+{
+	struct asked a = {0};
+	long text0, text1;
+
+	touch_text();
+	text0 = rss_kb(false);
+	cr_expect(eq(int, nsb_trim_text(refuse, &a), -EPERM));
+	text1 = rss_kb(false);
+	/* One question per object (this binary, libc, ld.so at least). */
+	cr_expect(ge(int, a.calls, 3));
+	for (int i = 0; i < a.calls && i < 64; i++)
+		cr_expect(a.len[i] > 0 && a.addr[i] % (uintptr_t)sysconf(_SC_PAGESIZE) == 0);
+	cr_expect(ge(long, text1, text0), "text %ld -> %ld KiB", text0, text1);
+}
+
+static void *off_main(void *unused)
+{
+	(void)unused;
+	return (void *)(intptr_t)nsb_trim_stack(64 * 1024, NULL, NULL);
+}
+
+Test(trim, only_the_main_threads_stack)
+{
+	pthread_t t;
+	void *ret;
+
+	cr_assert(eq(int, pthread_create(&t, NULL, off_main, NULL), 0));
+	cr_assert(eq(int, pthread_join(t, &ret), 0));
+	cr_expect(eq(int, (int)(intptr_t)ret, -EINVAL));
+	cr_expect(eq(int, nsb_trim_stack(64 * 1024, NULL, NULL), 0));
+}
