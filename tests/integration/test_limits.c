@@ -449,11 +449,13 @@ NSB_ITEST(limits, nothing_survives_a_timeout)
 	snprintf(hb, sizeof(hb), "%s", itest_path(&itest_cur, "out/heartbeat"));
 	/* A setsid'd, double-forked daemon ignoring SIGTERM, and a payload
 	 * that sleeps far past the deadline. */
+	/* The deadline leaves the daemon time to start and be seen first,
+	 * on a loaded machine too (1.5 s was not always enough there). */
 	itest_start(&itest_cur, NULL,
-		    ITEST_ARGV("--timeout", "1.5", "--kill-after", "0.5", "--rw", "out", "--",
+		    ITEST_ARGV("--timeout", "4", "--kill-after", "0.5", "--rw", "out", "--",
 			       "./probe", "spawn-bg", hb, "60"),
 		    &r);
-	for (int i = 0; i < 100 && b1 < 1; i++) {
+	for (int i = 0; i < 150 && b1 < 1; i++) {
 		itest_sleep_ms(20);
 		s = itest_slurp(hb);
 		b1 = s && *s ? atol(s) : -1;
