@@ -326,10 +326,10 @@ static int install_ids(const struct nsb_bpf *b, struct nsb_error *e)
 	return install_program(b->ids, b->n_ids, 0, "the unmapped-ids filter of ", b, e);
 }
 
-_waiting_ /* ALLOW from every program nsb_seccomp_install() puts on for b; *reads
+/* ALLOW from every program nsb_seccomp_install() puts on for b; *reads
  * is set when one of them read past nr and arch. */
-	_waiting_ static bool
-	allowed_by_all(const struct nsb_bpf *b, const struct seccomp_data *d, bool *reads)
+_waiting_ static bool allowed_by_all(const struct nsb_bpf *b, const struct seccomp_data *d,
+				     bool *reads)
 {
 	const struct sock_filter *prog;
 	bool r1 = false, r2 = false;
