@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/cli.h"
+#include "base/clock.h"
 #include "base/exitcode.h"
 #include "base/util.h"
 #include "gate/policy.h"
@@ -20,20 +21,13 @@
 #include "supervisor/run.h"
 #include "supervisor/verdict.h"
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Say what went wrong, write the record, and return the exit status. */
 static int report(struct nsb_result *res, int result_fd, int64_t start)
 {
 	const struct nsb_error *se = &res->setup_error;
 	int r;
 
-	res->duration_ms = now_ms() - start;
+	res->duration_ms = nsb_mono_ms() - start;
 	if (res->status == NSB_STATUS_DENIED) {
 		fprintf(stderr, "nsbox: refused: %s: '", res->denial.rule);
 		nsb_fputs_escaped(stderr, res->denial.token);
@@ -135,7 +129,7 @@ int main(int argc, char *argv[])
 	static struct nsb_run run;
 	/* The request's arena: the config points into it until the end. */
 	static struct nsb_jdoc request;
-	int64_t start = now_ms();
+	int64_t start = nsb_mono_ms();
 	struct nsb_error e = {0}, fe = {0};
 	int r;
 

@@ -14,6 +14,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
+#include "base/clock.h"
 #include "base/errname.h"
 #include "base/util.h"
 #include "supervisor/notify.h"
@@ -30,7 +31,7 @@ int nsb_notify_take(struct nsb_notify *nt, int fd, struct nsb_error *e)
 {
 	nt->fd = fd;
 	nt->got = true;
-	clock_gettime(CLOCK_MONOTONIC, &nt->t0);
+	nt->t0_ms = nsb_mono_ms();
 	/* Nothing else until the first notification: most runs never get
 	 * one, and their launch pays for nothing more.  (No O_NONBLOCK: the
 	 * kernel's RECV ignores it; serve polls before each RECV instead.) */
@@ -120,14 +121,6 @@ static void read_caller(struct nsb_notify *nt, const struct seccomp_notif *req,
 	nsb_notify_parse_status(text, &v->pid, v->comm, sizeof(v->comm));
 }
 
-static int64_t ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 /* "errno EPERM" (the action as a profile writes it). */
 static void format_action(int err, char *buf, size_t size)
 {
@@ -181,7 +174,7 @@ static void count(struct nsb_notify *nt, const struct seccomp_notif *req, int er
 	free(name);
 	format_action(err, v->action, sizeof(v->action));
 	memcpy(v->args, req->data.args, sizeof(v->args));
-	v->ms = ms_since(&nt->t0);
+	v->ms = nsb_mono_ms() - nt->t0_ms;
 	read_caller(nt, req, v);
 }
 

@@ -23,7 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "base/error.h"
 #include "core/result.h"
@@ -34,7 +33,7 @@ struct nsb_notify {
 	int fd;			   /* the listener, -1 until it arrives and once it is done */
 	bool got;		   /* a listener arrived */
 	const struct nsb_bpf *bpf; /* the program the kernel runs (its errnos) */
-	struct timespec t0;	   /* "ms" counts from here */
+	int64_t t0_ms;		   /* "ms" counts from here (nsb_mono_ms) */
 	void *req, *resp;	   /* sized by the kernel (SECCOMP_GET_NOTIF_SIZES) */
 	size_t req_size, resp_size;
 	struct nsb_seccomp_violation *ent; /* NSB_RESULT_MAX_SECCOMP, allocated at the first */

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/macro.h"
 #include "supervisor/overlay_store.h"
 #include "supervisor/overlay_walk.h"
@@ -220,14 +221,6 @@ void nsb_ovl_store_usage(int dirfd, uint64_t max_bytes, uint64_t max_inodes, uin
 	usage_dir(fd, 0, max_bytes, max_inodes, ret_bytes, ret_inodes);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
@@ -307,7 +300,7 @@ int nsb_ovl_store_watch(void *ud)
 			return 0;
 		/* Near the bound, with a large layer, walks could follow each
 		 * other: at most a quarter of the time goes to them. */
-		if (now_ns() < s->next_walk_ns)
+		if (nsb_mono_ns() < s->next_walk_ns)
 			return 0;
 	}
 	/* The base is taken before the walk: what is written during it counts
@@ -320,9 +313,9 @@ int nsb_ovl_store_watch(void *ud)
 	}
 	s->polls = 0;
 	s->walks++;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = nsb_mono_ns();
 	store_walk(s);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = nsb_mono_ns();
 	s->next_walk_ns = t1 + 3 * (t1 - t0);
 	return s->tripped;
 }

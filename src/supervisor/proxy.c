@@ -12,19 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/fdpass.h"
 #include "base/util.h"
 #include "supervisor/proxy_int.h"
 
 #define STOP_WAIT_MS 2000 /* for the connection threads at the end */
-
-int64_t nsb_proxy_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 int64_t nsb_proxy_t0_ms; /* the proxy's start: entries count from there */
 
@@ -106,7 +99,7 @@ void nsb_proxy_conn_close(struct conn *c)
 	nsb_closep(&c->client);
 	nsb_closep(&c->up);
 	if (c->idx != SIZE_MAX)
-		p->rec[c->idx].duration_ms = nsb_proxy_now_ms() - c->start_ms;
+		p->rec[c->idx].duration_ms = nsb_mono_ms() - c->start_ms;
 	for (size_t i = 0; i < NSB_PROXY_MAX_CONNS; i++)
 		if (p->conns[i] == c)
 			p->conns[i] = NULL;
@@ -131,14 +124,14 @@ static void conn_start(struct nsb_proxy *p, int fd, pthread_attr_t *attr)
 		if (idx != SIZE_MAX) {
 			p->rec[idx].protocol = "unknown";
 			p->rec[idx].reason = "too many connections";
-			p->rec[idx].start_ms = nsb_proxy_now_ms() - nsb_proxy_t0_ms;
+			p->rec[idx].start_ms = nsb_mono_ms() - nsb_proxy_t0_ms;
 		}
 		pthread_mutex_unlock(&p->lock);
 		free(c);
 		close(fd);
 		return;
 	}
-	*c = (struct conn){.p = p, .client = fd, .up = -1, .start_ms = nsb_proxy_now_ms()};
+	*c = (struct conn){.p = p, .client = fd, .up = -1, .start_ms = nsb_mono_ms()};
 	c->idx = rec_add(p);
 	if (c->idx != SIZE_MAX) {
 		p->rec[c->idx].start_ms = c->start_ms - nsb_proxy_t0_ms;
@@ -208,7 +201,7 @@ int nsb_proxy_start(const struct nsb_net_policy *policy, int sock, struct nsb_pr
 		close(sock);
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_NET, "start the proxy");
 	}
-	nsb_proxy_t0_ms = nsb_proxy_now_ms();
+	nsb_proxy_t0_ms = nsb_mono_ms();
 	/* Two sockets and two pipes per connection: room for all of them
 	 * (the sandbox was cloned already and keeps its own limit). */
 	struct rlimit nofile;

@@ -37,8 +37,7 @@ struct nsb_proxy {
 	uint64_t denied; /* refused by the policy */
 };
 
-/* CLOCK_MONOTONIC in ms; entries count from nsb_proxy_t0_ms. */
-int64_t nsb_proxy_now_ms(void);
+/* Entries count from here (base/clock.h's nsb_mono_ms). */
 extern int64_t nsb_proxy_t0_ms;
 
 /* Fill c's entry in the list, under the lock (nothing past the bound). */

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/util.h"
 #include "core/netparse.h"
 #include "supervisor/proxy_int.h"
@@ -54,7 +55,7 @@ static bool write_all(int fd, const void *buf, size_t len)
 static bool read_more(int fd, char *buf, size_t *len, size_t size, int64_t deadline)
 {
 	for (;;) {
-		int64_t left = deadline - nsb_proxy_now_ms();
+		int64_t left = deadline - nsb_mono_ms();
 		ssize_t n;
 		if (left <= 0 || *len >= size || !wait_fd(fd, POLLIN, (int)left))
 			return false;
@@ -400,7 +401,7 @@ static int serve_socks5(struct conn *c, char *buf, size_t len, int64_t deadline)
 static int check_sni(struct conn *c, struct target *t, char *buf, size_t *len)
 {
 	char sni[NSB_NET_HOST_MAX + 2], norm[NSB_NET_HOST_MAX + 1], ts[300];
-	int64_t deadline = nsb_proxy_now_ms() + NSB_PROXY_HEAD_TIMEOUT_MS;
+	int64_t deadline = nsb_mono_ms() + NSB_PROXY_HEAD_TIMEOUT_MS;
 	uint8_t addr[16];
 	int family, r;
 
@@ -476,7 +477,7 @@ static int serve_http(struct conn *c, char *buf, size_t len, int64_t deadline, c
 void *nsb_proxy_conn_main(void *arg)
 {
 	struct conn *c = arg;
-	int64_t deadline = nsb_proxy_now_ms() + NSB_PROXY_HEAD_TIMEOUT_MS;
+	int64_t deadline = nsb_mono_ms() + NSB_PROXY_HEAD_TIMEOUT_MS;
 	char *buf = malloc(2 * (size_t)NSB_PROXY_RELAY_BUF);
 	size_t len = 0;
 	int r = -ENOMEM;

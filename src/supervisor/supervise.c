@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/fdpass.h"
 #include "base/trim.h"
 #include "sandbox/init.h"
@@ -58,7 +59,7 @@ struct sv {
 	bool timed_out;		   /* the deadline fired: SIGTERM sent */
 	bool killed;		   /* the grace ran out too: SIGKILL sent */
 	bool trimmed;		   /* nsb_trim has run (or never will) */
-	struct timespec trim_at;   /* when it runs if the sandbox still lives */
+	int64_t trim_at_ms;	   /* when it runs if the sandbox still lives (nsb_mono_ms) */
 	int status;		   /* init's wait status */
 	struct rusage ru;	   /* init's and its descendants' CPU time */
 };
@@ -276,13 +277,7 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 	}
 	/* A sandbox still alive after NSB_TRIM_AFTER_MS: the supervisor
 	 * gives back the setup's pages while it waits (base/trim.h). */
-	clock_gettime(CLOCK_MONOTONIC, &v->trim_at);
-	v->trim_at.tv_sec += NSB_TRIM_AFTER_MS / 1000;
-	v->trim_at.tv_nsec += (long)(NSB_TRIM_AFTER_MS % 1000) * 1000000;
-	if (v->trim_at.tv_nsec >= 1000000000) {
-		v->trim_at.tv_sec++;
-		v->trim_at.tv_nsec -= 1000000000;
-	}
+	v->trim_at_ms = nsb_mono_ms() + NSB_TRIM_AFTER_MS;
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "create signalfd");
@@ -335,17 +330,14 @@ _waiting_ static void trim(struct sv *v)
 		signal_init(v->sb, NSB_SIG_TRIM);
 }
 
-/* poll's timeout: none once trimmed, else until trim_at. */
+/* poll's timeout: none once trimmed, else until trim_at_ms. */
 _waiting_ static int trim_wait(const struct sv *v)
 {
-	struct timespec now;
 	int64_t ms;
 
 	if (v->trimmed)
 		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &now); /* the vDSO's: no system call */
-	ms = (int64_t)(v->trim_at.tv_sec - now.tv_sec) * 1000 +
-	     (v->trim_at.tv_nsec - now.tv_nsec) / 1000000;
+	ms = v->trim_at_ms - nsb_mono_ms();
 	return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
 }
 
