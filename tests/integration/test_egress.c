@@ -963,8 +963,10 @@ NSB_ITEST(egress, loopback_hops_do_not_pace)
 			       port),
 		    &r);
 	/* The payload (not nsbox, whose argv names the script too), once its
-	 * tunnel is up. */
-	for (int i = 0; i < 300 && (!lines || !strstr(lines, ":3128")); i++) {
+	 * tunnel is up: the client's end shows first, and the proxy's end, the
+	 * one whose algorithm is checked, may come a moment later. */
+	for (int i = 0; i < 300 && (!lines || !strstr(lines, ":3128") || !strstr(lines, "reno"));
+	     i++) {
 		pid_t pids[4];
 		int n = itest_find_procs(script, pids, 4);
 
@@ -979,9 +981,14 @@ NSB_ITEST(egress, loopback_hops_do_not_pace)
 		  lines ? lines : "(no payload)");
 	/* The proxy's end, in the sandbox's namespace: Reno, not the host's BBR. */
 	cr_expect(strstr(lines, "reno") != NULL, "inside: %s", lines);
-	/* Its upstream end, in the host's namespace, to a loopback address. */
-	lines = ss_lines(getpid());
+	/* Its upstream end, in the host's namespace, to a loopback address
+	 * (which the proxy may still be opening). */
 	snprintf(port, sizeof(port), ":%u", s.port);
+	lines = ss_lines(getpid());
+	for (int i = 0; i < 300 && !(has_port(lines, port) && strstr(lines, "reno")); i++) {
+		itest_sleep_ms(10);
+		lines = ss_lines(getpid());
+	}
 	cr_expect(has_port(lines, port) && strstr(lines, "reno"), "host side: %s", lines);
 	itest_wait(&r);
 	ITEST_ASSERT_EXIT(&r, 0);
