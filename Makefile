@@ -136,7 +136,7 @@ CRITERION_LIBS   = $(call lazy_pkg,CRITERION_LIBS,--libs criterion 2>/dev/null)
 CRITERION_FLAGS ?= --jobs 2
 
 .PHONY: all check check-schemas unit integration asan lint install deps demo clean format check-user \
-	fuzz fuzz-build check-valgrind lint-cppcheck lint-tidy tests-build tests-build-parallel
+	fuzz fuzz-build check-valgrind lint-cppcheck lint-tidy tests-build check-run
 
 all: $(BUILD)/nsbox
 
@@ -210,13 +210,17 @@ integration: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(NOUSERNS) $(INTEG_BINS) check-u
 		NSBOX_SRCDIR=$(CURDIR) $$t $(CRITERION_FLAGS) || fail=1; \
 		echo "   $$(( $$(date +%s) - s )) s"; done; exit $$fail
 
-# Everything the test runs need, built NPROC at a time before the first run
-# (a plain `make check` would build it one file at a time).
+# Everything the test runs need.  check and asan build it NPROC at a time
+# in a make of its own that ends before the runs start, so that no two makes
+# ever build the same file (a plain `make check` would build it one file at a
+# time).
 tests-build: $(BUILD)/nsbox $(PROBE) $(ESCAPE) $(NOUSERNS) $(UNIT_BINS) $(INTEG_BINS)
-tests-build-parallel:
-	@$(MAKE) --no-print-directory -j$(NPROC) tests-build
 
-check: tests-build-parallel all unit integration check-schemas check-vm-runner check-vm
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) tests-build
+	@$(MAKE) --no-print-directory check-run
+
+check-run: all unit integration check-schemas check-vm-runner check-vm
 
 # Real records, --check documents and requests against schemas/ (issue 17).
 # As root, again as the test user (with a copy of the binary it can reach).
@@ -233,10 +237,11 @@ check-schemas: $(BUILD)/nsbox
 ASAN_LOGDIR := $(abspath build/asan-logs)
 asan:
 	rm -rf $(ASAN_LOGDIR) && mkdir -p $(ASAN_LOGDIR) && chmod 1777 $(ASAN_LOGDIR)
+	@$(MAKE) --no-print-directory BUILD=build/asan SANITIZE=1 -j$(NPROC) tests-build
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$(ASAN_LOGDIR)/asan:log_exe_name=1 \
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(ASAN_LOGDIR)/ubsan \
-		$(MAKE) BUILD=build/asan SANITIZE=1 tests-build-parallel unit integration
+		$(MAKE) BUILD=build/asan SANITIZE=1 unit integration
 	@if [ -n "$$(ls -A $(ASAN_LOGDIR))" ]; then echo "sanitizer reports:"; cat $(ASAN_LOGDIR)/*; exit 1; fi
 	@echo "asan: no sanitizer reports"
 
@@ -480,7 +485,7 @@ clean:
 # build/pyvenv; check-js is skipped, with the reason, where node is missing.
 PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
 .PHONY: check-python check-js
-check: check-python check-js
+check-run: check-python check-js
 
 check-python: $(BUILD)/nsbox check-user
 	@BUILD=$(abspath $(BUILD)) PYTHON=$(PYTHON) bash tests/check-packages.sh python $(BUILD)/nsbox

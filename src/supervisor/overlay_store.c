@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
