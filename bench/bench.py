@@ -561,6 +561,37 @@ def table_binds(rows):
         "round.  refused: the launcher would not run (nsbox's cap, bwrap's 9000 arguments).\n")
 
 
+def scan_per_entry(rows, tag, entries):
+    """median over rounds of (nsbox - scan-off) / entries, in microseconds."""
+    by = {}
+    for r in rows:
+        if r["tag"] == tag and r["param"] == entries and r["status"] == "ok":
+            by.setdefault(r["round"], {})[r["launcher"]] = float(r["wall_ms"])
+    n = int(entries)
+    d = [(v["nsbox"] - v["scan-off"]) * 1e3 / n for v in by.values()
+         if n > 0 and "nsbox" in v and "scan-off" in v]
+    return med(d) if d else None
+
+
+def table_scan(rows):
+    head = ["user", "entries scanned", "nsbox ms", "scan off ms", "bwrap ms", "nsbox / bwrap",
+            "scan us per entry"]
+    out = []
+    for (tag, entries), rs in groups(rows, "tag", "param").items():
+        wall = {k[0]: med([float(r["wall_ms"]) for r in v])
+                for k, v in groups(rs, "launcher").items()}
+        per = scan_per_entry(rs, tag, entries)
+        out.append([tag, entries] + [f"{wall[k]:.2f}" if k in wall else "-"
+                                     for k in ("nsbox", "scan-off", "bwrap")]
+                   + [ratio(wall.get("nsbox"), wall.get("bwrap")),
+                      f"{per:.2f}" if per is not None else "-"])
+    return md_table(head, out) + (
+        "\nMedian wall time of `/bin/true` run in a project of that many entries (files and "
+        "folders, as the record's enforced.masked.scanned counts them); scan off: "
+        "`--no-mask --no-protect`; per entry: the median over rounds of (nsbox - scan off) / "
+        "entries, both from the same round.\n")
+
+
 def table_parallel(rows):
     head = ["user", "concurrency", "launcher", "launches", "failures", "wall s",
             "launches/s", "nsbox / this"]
@@ -710,6 +741,18 @@ def summary(d):
                 row(f"ns per {call}, default profile, against its floor", by["default"],
                     "floor", by["floor"], ratio(by["default"], by["floor"], "{:.3f}"),
                     "(what the rest of the profile adds)", "{:.1f}")
+    if os.path.exists(f"{d}/scan.csv"):
+        rows = load(f"{d}/scan.csv")
+        for (tag, entries), rs in groups(rows, "tag", "param").items():
+            if entries == max((r["param"] for r in rows), key=int) and int(entries) > 0:
+                wall = {k[0]: med([float(r["wall_ms"]) for r in v])
+                        for k, v in groups(rs, "launcher").items()}
+                per = scan_per_entry(rs, tag, entries)
+                what = f"launch wall ms in a project of {entries} entries, as {tag}"
+                if per is not None:
+                    what += f" (the scan: {per:.2f} us per entry)"
+                row(what, wall.get("nsbox", "-"), "bwrap", wall.get("bwrap", "-"),
+                    ratio(wall.get("nsbox"), wall.get("bwrap")), "(measured, no target)")
     if os.path.exists(f"{d}/pump.csv"):
         by = {}
         for r in load(f"{d}/pump.csv"):
@@ -727,7 +770,7 @@ def cmd_summary(a):
 
 TABLES = {"latency": table_latency, "syscalls": table_syscalls, "memory": table_memory,
           "binds": table_binds, "throughput": table_parallel, "seccomp": table_seccomp,
-          "pump": table_pump}
+          "pump": table_pump, "scan": table_scan}
 
 
 def cmd_table(a):
