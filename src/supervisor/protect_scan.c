@@ -374,6 +374,11 @@ static int scan_dir(struct scan *s, const struct qitem *it)
 				return r;
 		}
 	}
+	/* Gone meanwhile: done; any other error (EIO) fails it, as an open's. */
+	if (n < 0 && errno != ENOENT)
+		return nsb_error_set(s->e, nsb_negerrno(), NSB_STAGE_PLAN,
+				     "scan '%s/%s' for protected paths", s->p->ops[s->op].src,
+				     it->rel);
 	return 0;
 }
 
