@@ -515,7 +515,8 @@ def table_memory(rows):
         text += f"\n{tag}: nsbox / bwrap PSS sum = {ratio(n, b)}"
     return text + ("\n\nRead from /proc/PID/smaps_rollup and /proc/PID/status while the "
                    "payload (`sleep`) runs, 0.3 s after it appears (bench/memory.sh: nsbox "
-                   "gives back its setup's pages once a sandbox has lived 100 ms); medians "
+                   "gives back its setup's pages once a sandbox has lived 100 ms, and while "
+                   "every CPU is busy on the first later try that finds one free); medians "
                    "over runs.\n")
 
 

@@ -8,8 +8,10 @@
 # monitor and its pid 1.  The payload is listed but left out of the sums.
 # Read $settle s after the payload shows, when a sandbox that lives on is
 # in its steady state: nsbox gives back the setup's pages once the payload
-# has lived 100 ms (NSB_TRIM_AFTER_MS, src/base/trim.h); bwrap's do not
-# change.
+# has lived 100 ms (NSB_TRIM_AFTER_MS, src/base/trim.h), or, while more
+# tasks are runnable than there are CPUs (20 launches at once), on the
+# first retry that finds one free (0.3 or 0.7 s after the start; the RSS
+# column shows whether it had run); bwrap's do not change.
 # Alternating, as root and as nsbox-test.  Then each again with $side
 # sandboxes side by side (all started at once, all read while they
 # sleep): pages every sandbox maps (the launcher's text, the libraries)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* trim: drop the pages a sleeping supervisor or init no longer needs (trim.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -147,4 +150,46 @@ _waiting_ int nsb_trim(bool heap, nsb_trim_allowed_fn allowed, const void *ud)
 	if (heap)
 		malloc_trim(0);
 	return r < 0 ? r : s < 0 ? s : 0;
+}
+
+long nsb_loadavg_runnable(const char *text)
+{
+	const char *p = text;
+	char *end;
+	long r;
+
+	/* Three averages, each ended by one space, then RUNNABLE/TOTAL. */
+	for (int i = 0; i < 3; i++) {
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		p++;
+	}
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	r = strtol(p, &end, 10);
+	return errno || *end != '/' ? -1 : r;
+}
+
+_waiting_ bool nsb_cpu_saturated(void)
+{
+	char buf[128];
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	long runnable, cpus;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	runnable = nsb_loadavg_runnable(buf);
+	/* One runnable task (this one) saturates no machine: no more to read. */
+	if (runnable <= 1)
+		return false;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus > 0 && runnable > cpus;
 }

@@ -10,7 +10,9 @@
  *
  * The supervisor trims itself once a sandbox has lived NSB_TRIM_AFTER_MS,
  * then sends init NSB_SIG_TRIM (init trims on it): a launch shorter than
- * that pays nothing, not even a system call.
+ * that pays nothing, not even a system call.  While more tasks are
+ * runnable than there are CPUs, the trim waits: dropping and faulting back
+ * pages then costs the CPU time those tasks are queued for.
  */
 #pragma once
 
@@ -20,6 +22,10 @@
 #include <stdint.h>
 
 #define NSB_TRIM_AFTER_MS 100
+
+/* A trim put off because every CPU is taken (nsb_cpu_saturated) is tried
+ * again after twice the last wait, never more than this. */
+#define NSB_TRIM_RETRY_MAX_MS 1600
 
 /* Sent by the supervisor to init, blocked in both from before the clone
  * (never a default action: a real-time signal nothing else sends). */
@@ -51,3 +57,12 @@ int nsb_trim_stack(size_t depth, nsb_trim_allowed_fn allowed, const void *ud);
 /* Text, 256 KiB of stack and, with @heap, malloc_trim (whose own madvise
  * calls no callback sees).  Returns the first error, or 0. */
 int nsb_trim(bool heap, nsb_trim_allowed_fn allowed, const void *ud);
+
+/* The runnable tasks in the text of /proc/loadavg (its fourth field,
+ * "RUNNABLE/TOTAL"), or -1 when the text does not hold that field. */
+long nsb_loadavg_runnable(const char *text);
+
+/* More tasks are runnable on this machine than it has CPUs online (the
+ * caller, running, among them).  False when either cannot be read: the
+ * trim then runs as it would have. */
+bool nsb_cpu_saturated(void);

@@ -60,6 +60,7 @@ struct sv {
 	bool killed;		   /* the grace ran out too: SIGKILL sent */
 	bool trimmed;		   /* nsb_trim has run (or never will) */
 	int64_t trim_at_ms;	   /* when it runs if the sandbox still lives (nsb_mono_ms) */
+	int64_t trim_delay_ms;	   /* the last wait for it; doubled when put off */
 	int status;		   /* init's wait status */
 	struct rusage ru;	   /* init's and its descendants' CPU time */
 };
@@ -277,7 +278,8 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 	}
 	/* A sandbox still alive after NSB_TRIM_AFTER_MS: the supervisor
 	 * gives back the setup's pages while it waits (base/trim.h). */
-	v->trim_at_ms = nsb_mono_ms() + NSB_TRIM_AFTER_MS;
+	v->trim_delay_ms = NSB_TRIM_AFTER_MS;
+	v->trim_at_ms = nsb_mono_ms() + v->trim_delay_ms;
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "create signalfd");
@@ -321,9 +323,19 @@ static void on_watch(struct sv *v)
 }
 
 /* The sandbox has lived NSB_TRIM_AFTER_MS: the supervisor gives back
- * the setup's pages, and has init do the same (base/trim.h). */
+ * the setup's pages, and has init do the same (base/trim.h).  Not while
+ * every CPU is taken: the page-table work and the faults that follow would
+ * be paid in the CPU time other tasks wait for, to save memory that is not
+ * what is short.  It is put off, each time twice as long. */
 _waiting_ static void trim(struct sv *v)
 {
+	if (nsb_cpu_saturated()) {
+		v->trim_delay_ms = v->trim_delay_ms >= NSB_TRIM_RETRY_MAX_MS / 2
+					   ? NSB_TRIM_RETRY_MAX_MS
+					   : 2 * v->trim_delay_ms;
+		v->trim_at_ms = nsb_mono_ms() + v->trim_delay_ms;
+		return;
+	}
 	v->trimmed = true;
 	nsb_trim(true, NULL, NULL);
 	if (!v->reaped)

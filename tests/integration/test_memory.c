@@ -4,11 +4,16 @@
  * has lived a while, the supervisor and init have dropped their mappings of
  * nsbox's text, as the kernel counts them in /proc/PID/smaps; and init,
  * under a profile that kills for that madvise, asks its filter first and
- * keeps its pages rather than die.  As root and as the unprivileged user.
+ * keeps its pages rather than die; and while more tasks are runnable than
+ * there are CPUs, the trim waits until they are not.  As root and as the
+ * unprivileged user.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -83,16 +88,33 @@ static pid_t wait_for_sleep(const struct itest_run *r)
 	return 0;
 }
 
+/*
+ * Wait, up to @ms, until the supervisor keeps at most half of nsbox's text:
+ * it has trimmed (NSB_TRIM_AFTER_MS, or later while other tests keep every
+ * CPU busy: the retries come 0.3, 0.7 and 1.5 s after the start).  Then a
+ * little longer for init, which trims on the supervisor's signal.
+ */
+static void wait_for_trim(const struct itest_run *r, long ms)
+{
+	long size;
+
+	for (long waited = 0; waited < ms; waited += 20) {
+		if (text_kb(r->pid, itest_cur.nsbox, &size) <= size / 2)
+			break;
+		itest_sleep_ms(20);
+	}
+	itest_sleep_ms(100);
+}
+
 NSB_ITEST(memory, a_waiting_sandbox_gives_back_nsbox_text)
 {
 	struct itest_run r;
 	long sup, init, size;
 	(void)as_user;
 
-	itest_start(&itest_cur, NULL, ITEST_ARGV("--", "sleep", "2"), &r);
+	itest_start(&itest_cur, NULL, ITEST_ARGV("--", "sleep", "3"), &r);
 	pid_t ipid = wait_for_sleep(&r);
-	/* Well past NSB_TRIM_AFTER_MS. */
-	itest_sleep_ms(400);
+	wait_for_trim(&r, 2500);
 	sup = text_kb(r.pid, itest_cur.nsbox, &size);
 	init = text_kb(ipid, itest_cur.nsbox, &size);
 	itest_wait(&r);
@@ -118,10 +140,10 @@ NSB_ITEST(memory, init_does_not_trim_where_its_filter_would_refuse)
 	itest_write(&itest_cur, "trimkill.profile", "default allow\nmadvise kill if arg2 == 4\n");
 	itest_start(&itest_cur, NULL,
 		    ITEST_ARGV("--seccomp", itest_path(&itest_cur, "trimkill.profile"), "--",
-			       "sleep", "1"),
+			       "sleep", "3"),
 		    &r);
 	pid_t ipid = wait_for_sleep(&r);
-	itest_sleep_ms(400);
+	wait_for_trim(&r, 2500);
 	sup = text_kb(r.pid, itest_cur.nsbox, &size);
 	init = text_kb(ipid, itest_cur.nsbox, &size);
 	sup_libc = text_kb(r.pid, "libc.so.6", &libc_size);
@@ -140,5 +162,66 @@ NSB_ITEST(memory, init_does_not_trim_where_its_filter_would_refuse)
 		  libc_size, sup_libc);
 	cr_log_info("libc text resident: supervisor %ld KiB, init %ld KiB; nsbox text: %ld, %ld",
 		    sup_libc, init_libc, sup, init);
+	itest_run_close(&r);
+}
+
+/* n busy loops, each dying with the test's process; their pids in *pids. */
+static void spin_up(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		cr_assert(pids[i] >= 0, "fork");
+		if (pids[i] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				__asm__ volatile("" ::: "memory");
+		}
+	}
+}
+
+static void spin_down(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+}
+
+NSB_ITEST(memory, the_trim_waits_while_every_cpu_is_busy)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 2 * (int)cpus + 2;
+	pid_t *spin = calloc((size_t)n, sizeof(*spin));
+	struct itest_run r;
+	long busy_sup, busy_init, sup, init, size;
+	(void)as_user;
+
+	cr_assert(cpus > 0 && cpus < 4096 && spin != NULL);
+	/* More runnable than CPUs, from before the launch to past its trim time. */
+	spin_up(spin, n);
+	itest_start(&itest_cur, NULL, ITEST_ARGV("--", "sleep", "4"), &r);
+	pid_t ipid = wait_for_sleep(&r);
+	itest_sleep_ms(400);
+	busy_sup = text_kb(r.pid, itest_cur.nsbox, &size);
+	busy_init = text_kb(ipid, itest_cur.nsbox, &size);
+	spin_down(spin, n);
+	free(spin);
+	/* The CPUs free again: the next try trims. */
+	wait_for_trim(&r, 3000);
+	sup = text_kb(r.pid, itest_cur.nsbox, &size);
+	init = text_kb(ipid, itest_cur.nsbox, &size);
+	itest_wait(&r);
+	ITEST_EXPECT_EXIT(&r, 0);
+	cr_expect(gt(long, busy_sup, size / 2),
+		  "with %d busy loops on %ld CPUs the supervisor trimmed anyway (%ld of %ld KiB)",
+		  n, cpus, busy_sup, size);
+	cr_expect(gt(long, busy_init, size / 2),
+		  "with %d busy loops on %ld CPUs init trimmed anyway (%ld of %ld KiB)", n, cpus,
+		  busy_init, size);
+	cr_expect(le(long, sup, size / 2), "the supervisor keeps %ld of %ld KiB once idle", sup,
+		  size);
+	cr_expect(le(long, init, size / 2), "init keeps %ld of %ld KiB once idle", init, size);
+	cr_log_info("nsbox text resident: busy %ld / %ld KiB, idle %ld / %ld KiB of %ld", busy_sup,
+		    busy_init, sup, init, size);
 	itest_run_close(&r);
 }

@@ -11,7 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -166,4 +169,50 @@ Test(trim, only_the_main_threads_stack)
 	cr_assert(eq(int, pthread_join(t, &ret), 0));
 	cr_expect(eq(int, (int)(intptr_t)ret, -EINVAL));
 	cr_expect(eq(int, nsb_trim_stack(64 * 1024, NULL, NULL), 0));
+}
+
+Test(trim, loadavg_runnable_is_the_fourth_fields_first_number)
+{
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59 3/467 12345\n"), 3));
+	cr_expect(eq(long, nsb_loadavg_runnable("12.00 8.10 4.02 517/1024 9\n"), 517));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.00 0.00 0.00 0/1 1"), 0));
+	/* Not that field: none. */
+	cr_expect(eq(long, nsb_loadavg_runnable(""), -1));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59"), -1));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59 "), -1));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59 x/467 1"), -1));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59 3 467"), -1));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59 -3/467 1"), -1));
+	cr_expect(eq(long, nsb_loadavg_runnable("0.52 0.58 0.59 99999999999999999999/1 1"), -1));
+}
+
+/* More busy loops than CPUs, each killed with this test's process. */
+Test(trim, more_busy_loops_than_cpus_saturate_the_machine)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 0, want = 2 * (int)cpus + 2;
+	pid_t *spin = calloc((size_t)want, sizeof(*spin));
+	bool saturated = false;
+
+	cr_assert(cpus > 0 && cpus < 4096 && spin != NULL);
+	for (; n < want; n++) {
+		spin[n] = fork();
+		cr_assert(spin[n] >= 0);
+		if (spin[n] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				__asm__ volatile("" ::: "memory");
+		}
+	}
+	/* The kernel counts them runnable once they run: a few tries. */
+	for (int i = 0; i < 50 && !saturated; i++) {
+		usleep(20 * 1000);
+		saturated = nsb_cpu_saturated();
+	}
+	for (int i = 0; i < n; i++) {
+		kill(spin[i], SIGKILL);
+		waitpid(spin[i], NULL, 0);
+	}
+	free(spin);
+	cr_expect(saturated, "%d busy loops on %ld CPUs", n, cpus);
 }
