@@ -215,9 +215,11 @@ NSB_ITEST(memory, the_trim_waits_while_every_cpu_is_busy)
 	cr_expect(gt(long, busy_sup, size / 2),
 		  "with %d busy loops on %ld CPUs the supervisor trimmed anyway (%ld of %ld KiB)",
 		  n, cpus, busy_sup, size);
-	cr_expect(gt(long, busy_init, size / 2),
-		  "with %d busy loops on %ld CPUs init trimmed anyway (%ld of %ld KiB)", n, cpus,
-		  busy_init, size);
+	/* init, a clone, faults in only the text it ran (half of an ASan
+	 * build's): untrimmed, it holds more than a trim leaves it. */
+	cr_expect(gt(long, busy_init, init + 128),
+		  "with %d busy loops on %ld CPUs init trimmed anyway (%ld KiB, %ld once idle)", n,
+		  cpus, busy_init, init);
 	cr_expect(le(long, sup, size / 2), "the supervisor keeps %ld of %ld KiB once idle", sup,
 		  size);
 	cr_expect(le(long, init, size / 2), "init keeps %ld of %ld KiB once idle", init, size);
