@@ -15,9 +15,10 @@
 #define _noreturn_     __attribute__((noreturn))
 #define _nonnull_      __attribute__((nonnull))
 /* Code that runs while a sandbox lives (the supervisor's and init's
- * waits, the trim): the compiler groups it in .text.hot, so that after a
- * trim it faults back as few pages as possible (base/trim.h); never
- * inlined into a caller outside it. */
+ * waits, the trim): the compiler puts it in .text.hot sections, which the
+ * link places first of all (Makefile, HOT_LD), so that after a trim it
+ * faults back as few pages as possible (base/trim.h); never inlined into a
+ * caller outside it. */
 #define _waiting_ __attribute__((hot, noinline))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The hot-function list still matches nsbox (make check-hot-list):
+#   tests/check-hot-list.sh NSBOX LIST
+# - every name in LIST is a text symbol of NSBOX (itself or a compiler
+#   clone, NAME.part.N and the like): a name that went away, renamed or now
+#   inlined everywhere, means the list is stale and its functions may lie
+#   anywhere;
+# - each of those symbols lies inside NSBOX's .text.nsb_hot section, so the
+#   linker script really gathered them.
+# Exits 1 naming each failure and the fix (make hot-functions).
+set -euo pipefail
+
+nsbox=$1 list=$2
+work=$(mktemp -d)
+trap 'rm -rf -- "$work"' EXIT
+
+read -r lo size < <(readelf -SW "$nsbox" |
+	awk '$2 == ".text.nsb_hot" || $3 == ".text.nsb_hot" {
+		for (i = 1; i <= NF; i++) if ($i == ".text.nsb_hot") { print $(i + 2), $(i + 4); exit } }')
+if [ -z "${lo:-}" ]; then
+	echo "check-hot-list: $nsbox has no .text.nsb_hot section (was it linked with build/hot.ld?)" >&2
+	exit 1
+fi
+hi=$((16#$lo + 16#$size)) lo=$((16#$lo))
+
+nm --defined-only "$nsbox" | awk '$2 ~ /^[tT]$/ { n = $3; sub(/\..*/, "", n); print n, $1 }' |
+	sort >"$work/syms"
+grep -vE '^(#|$)' "$list" | sort -u >"$work/names"
+
+bad=0 n=0
+while read -r name; do
+	n=$((n + 1))
+	addrs=$(awk -v n="$name" '$1 == n { print $2 }' "$work/syms")
+	if [ -z "$addrs" ]; then
+		echo "check-hot-list: $list: $name is no longer a function of $nsbox" >&2
+		bad=1
+		continue
+	fi
+	for a in $addrs; do
+		a=$((16#$a))
+		if [ "$a" -lt "$lo" ] || [ "$a" -ge "$hi" ]; then
+			printf 'check-hot-list: %s at %#x lies outside .text.nsb_hot [%#x, %#x)\n' \
+				"$name" "$a" "$lo" "$hi" >&2
+			bad=1
+		fi
+	done
+done <"$work/names"
+if [ "$bad" -ne 0 ]; then
+	echo "check-hot-list: the list is stale: run 'make hot-functions' as root and commit $list" >&2
+	exit 1
+fi
+echo "check-hot-list: $n functions, all in .text.nsb_hot ($(((hi - lo) / 1024)) KiB)"

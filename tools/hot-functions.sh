@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Write the list of the functions a default launch runs (make hot-functions):
+#   tools/hot-functions.sh PROFILING_NSBOX NSBOX LIST
+# PROFILING_NSBOX is the -finstrument-functions build (HOTPROF=1, whose
+# tools/hotprof.c hook writes the entered functions' offsets at exit); NSBOX
+# is the normal build, whose symbols decide which names are kept: a
+# function the normal build inlines everywhere has no section to place.
+# The launches, in an empty project folder, as us and (when we are root)
+# as nsbox-test: /bin/true with and without a record, a failing command,
+# output on both streams, and a payload that outlives the trim (100 ms).
+set -euo pipefail
+
+prof=$1 nsbox=$2 list=$3
+user=${NSBOX_TEST_USER:-nsbox-test}
+work=$(mktemp -d)
+trap 'rm -rf -- "$work"' EXIT
+chmod 755 "$work"
+mkdir "$work/proj" "$work/out"
+echo 'echo out; echo err >&2' >"$work/proj/both.sh"
+chmod 777 "$work/out"
+cp -- "$prof" "$work/nsbox"
+chmod 755 "$work/nsbox"
+
+launches() (
+	cd "$work/proj"
+	"$work/nsbox" -- /bin/true
+	"$work/nsbox" --result-fd 3 -- /bin/true 3>/dev/null
+	"$work/nsbox" --result-fd 3 -- /bin/false 3>/dev/null || true
+	"$work/nsbox" --result-fd 3 -- /bin/sh both.sh 3>/dev/null >/dev/null 2>&1
+	"$work/nsbox" --result-fd 3 -- /bin/sleep 0.3 3>/dev/null
+)
+
+NSBOX_HOTPROF_OUT=$work/out/root launches
+if [ "$(id -u)" -eq 0 ] && getent passwd "$user" >/dev/null; then
+	chown -- "$user:" "$work/proj"
+	setpriv --reuid="$user" --regid="$user" --init-groups -- \
+		env -i PATH=/usr/bin:/bin HOME=/nonexistent NSBOX_HOTPROF_OUT="$work/out/user" \
+		bash -c "$(declare -f launches); work=$work; launches"
+fi
+for f in "$work"/out/*; do
+	[ -s "$f" ] || {
+		echo "hot-functions: $f: no offsets written (was $prof built with HOTPROF=1?)" >&2
+		exit 1
+	}
+done
+
+# Offsets to names (the profiling build's text symbols, clone suffixes
+# dropped), kept where the normal build has a text symbol of that name.
+nm --defined-only "$prof" | awk '$2 ~ /^[tT]$/ { sub(/\..*/, "", $3); print $1, $3 }' |
+	sort -u >"$work/prof.syms"
+nm --defined-only "$nsbox" | awk '$2 ~ /^[tT]$/ { sub(/\..*/, "", $3); print $3 }' |
+	sort -u >"$work/nsbox.names"
+sort -u "$work"/out/* | awk 'NR == FNR { name[$1] = $2; next } $1 in name { print name[$1] }' \
+	"$work/prof.syms" - | sort -u | comm -12 - "$work/nsbox.names" >"$work/hot"
+{
+	echo "# The functions a default launch of nsbox runs, laid out together at the"
+	echo "# start of its text (Makefile, HOT_LD).  Written by make hot-functions"
+	echo "# (tools/hot-functions.sh); checked by make check-hot-list."
+	cat "$work/hot"
+} >"$list.tmp"
+mv -- "$list.tmp" "$list"
+echo "hot-functions: $(wc -l <"$work/hot") functions in $list"
