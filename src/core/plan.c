@@ -178,6 +178,7 @@ static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, s
 {
 	const char *proj;
 
+	p->project = "";
 	if (c->no_project)
 		return 0;
 	proj = c->project ? f->project_real : f->cwd;
@@ -202,8 +203,9 @@ static int plan_project(const struct nsb_config *c, const struct nsb_facts *f, s
 			e,
 			"run nsbox from the project's directory, or pass --project DIR or --no-project");
 	}
-	if (nsb_snprintf(p->project, sizeof(p->project), "%s", proj) < 0)
+	if (strlen(proj) > NSB_MAX_PATH)
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PLAN, "project path is too long");
+	p->project = proj;
 	return 0;
 }
 
@@ -441,13 +443,9 @@ static int plan_build_into(const struct nsb_config *c, const struct nsb_facts *f
 	if (r >= 0)
 		r = plan_mounts(c, f, p, e);
 	if (r >= 0) {
-		if (c->chdir)
-			snprintf(p->cwd, sizeof(p->cwd), "%s", c->chdir);
-		else if (p->project[0])
-			snprintf(p->cwd, sizeof(p->cwd), "%s", p->project);
-		else
-			snprintf(p->cwd, sizeof(p->cwd), "/");
-		r = nsb_plan_build_env(c, f, p, e);
+		p->cwd = strdup(c->chdir ? c->chdir : p->project[0] ? p->project : "/");
+		r = p->cwd ? nsb_plan_build_env(c, f, p, e)
+			   : nsb_error_set(e, -ENOMEM, NSB_STAGE_PLAN, "plan the sandbox");
 	}
 	if (r >= 0)
 		r = copy_argv(c, p, e);
@@ -463,7 +461,8 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 {
 	/* Built aside and copied only on success, so a failure leaves *ret as
 	 * it was.  The plan itself is small (its tables are allocated to
-	 * size), but it holds two paths: on the heap, not the stack. */
+	 * size), but it holds a path (landlock.tmpdir): on the heap, not the
+	 * stack. */
 	_cleanup_free_ struct nsb_plan *p = calloc(1, sizeof(*p));
 	int r;
 
@@ -478,6 +477,8 @@ int nsb_plan_build(const struct nsb_config *c, const struct nsb_facts *f, struct
 
 void nsb_plan_free(struct nsb_plan *p)
 {
+	free(p->cwd);
+	p->cwd = NULL;
 	for (size_t i = 0; i < p->n_ops; i++)
 		free(p->ops[i].src); /* dest shares the allocation */
 	free(p->ops);

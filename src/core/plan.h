@@ -72,8 +72,12 @@ struct nsb_plan {
 	char *envp[NSB_MAX_ENVP + 1]; /* owned, NULL-terminated */
 	size_t n_envp;
 
-	char cwd[NSB_MAX_PATH + 1];	/* working directory inside */
-	char project[NSB_MAX_PATH + 1]; /* project root, "" with --no-project */
+	/* Not PATH_MAX arrays: a run's plan is copied whole, and each array
+	 * would be a page of its own.  cwd is owned: --chdir's value lies in
+	 * the argument block, which init rewrites; project points into the
+	 * facts (a real path the run owns) or is "". */
+	char *cwd;	     /* working directory inside (owned) */
+	const char *project; /* project root, "" with --no-project */
 	char hostname[NSB_MAX_HOSTNAME + 1];
 	bool share_net;
 	uint64_t tmp_size; /* /tmp and /dev/shm */
@@ -123,7 +127,8 @@ struct nsb_plan {
 
 /*
  * Build the plan into *ret, which is written only on success (free it with
- * nsb_plan_free).  Pure: only reads c and f.  Errors (stage "plan"): the
+ * nsb_plan_free).  Pure: only reads c and f; f must outlive the plan (its
+ * project points into it).  Errors (stage "plan"): the
  * project root is / or $HOME, a destination is used twice, an --env NAME is
  * not set in the caller's environment, too many entries.
  */

@@ -19,17 +19,19 @@
 
 struct nsb_bpf;
 
+/* The fields every run writes come first and the 96 KiB of roots, of which
+ * a run uses a few, last: the run's pages that are touched stay few. */
 struct nsb_front {
 	struct nsb_gate_policy policy;
 	const char *policy_source; /* "builtin" or the --policy file */
-	struct nsb_gate_root roots[NSB_MAX_MOUNTS + 1];
 	size_t n_roots;
-	char cmd_path[PATH_MAX]; /* the command's real path on the host, "" if not found */
 	bool cmd_found;
-	struct nsb_gate_verdict verdict;
 	const char **view; /* every mount's inside destination (owned array) */
 	size_t n_view;
+	struct nsb_gate_verdict verdict;
 	struct nsb_front_ask ask; /* allow / ask / deny (front_ask.h) */
+	char cmd_path[PATH_MAX];  /* the command's real path on the host, "" if not found */
+	struct nsb_gate_root roots[NSB_MAX_MOUNTS + 1];
 };
 
 /* Effective policy; errors (stage "policy" or "usage") name the file or option. */

@@ -21,12 +21,12 @@ struct nsb_json;
 
 struct nsb_front_ask {
 	bool asked; /* an ask rule holds the command (and no deny rule refused it) */
-	char rule[NSB_ASK_RULE_TEXT_MAX];	       /* "ask argv git push" */
-	char consequence[NSB_ASK_CONSEQUENCE_MAX + 1]; /* "" with has_consequence false */
 	bool has_consequence;
-	bool has_id; /* id computed */
-	char id[NSB_SHA256_HEX];
+	bool has_id;   /* id computed */
 	bool approved; /* --approved given and equal to id */
+	char id[NSB_SHA256_HEX];
+	char consequence[NSB_ASK_CONSEQUENCE_MAX + 1]; /* "" with has_consequence false */
+	char rule[NSB_ASK_RULE_TEXT_MAX];	       /* "ask argv git push" */
 };
 
 /* Facts from outside the config that the approval id covers. */

@@ -134,17 +134,19 @@ struct nsb_gate_input {
 
 struct nsb_gate_verdict {
 	bool allowed;
-	const char *rule;		/* NSB_RULE_*, NULL when allowed */
-	int argv_index;			/* offending argument, -1 when allowed */
-	char token[NSB_GATE_TOKEN_MAX]; /* that argument (truncated to fit) */
-	char resolved[PATH_MAX];	/* host path for path rules, else "" */
-	char hint[NSB_GATE_TEXT_MAX];	/* how to do the legitimate thing */
-	char reason[NSB_GATE_TEXT_MAX]; /* what was refused and why */
+	const char *rule;     /* NSB_RULE_*, NULL when allowed */
+	int argv_index;	      /* offending argument, -1 when allowed */
 	const char *metachar; /* the shell.metachar mode that judged: "syntax", "strict", "off" */
 	/* An exec or argv ask rule matched (policy_ask.h): 1 + its index in
 	 * the policy's ask rules, 0 for none; and the command's position. */
 	int ask_rule;
 	int ask_argv_index;
+	/* The texts last, the longest at the end: an allowed verdict leaves
+	 * them empty, and the pages it writes stay few. */
+	char token[NSB_GATE_TOKEN_MAX]; /* that argument (truncated to fit) */
+	char hint[NSB_GATE_TEXT_MAX];	/* how to do the legitimate thing */
+	char reason[NSB_GATE_TEXT_MAX]; /* what was refused and why */
+	char resolved[PATH_MAX];	/* host path for path rules, else "" */
 };
 
 /*

@@ -461,6 +461,8 @@ int nsb_seccomp_export(const struct nsb_bpf *b, int fd, struct nsb_error *e)
 
 void nsb_bpf_free(struct nsb_bpf *b)
 {
+	free(b->profile);
+	b->profile = NULL;
 	free(b->insns);
 	b->insns = NULL;
 	b->n_insns = 0;

@@ -31,9 +31,12 @@
 #define NSB_SECCOMP_IDS_INSNS  128  /* room for the unmapped-ids program (it needs 96) */
 
 struct nsb_bpf {
-	bool none;				     /* "none": no filter is installed */
-	char profile[NSB_PROFILE_PATH_MAX];	     /* as the caller named it */
-	char path[NSB_PROFILE_PATH_MAX];	     /* file it was read from; "" for none */
+	bool none; /* "none": no filter is installed */
+	/* As the caller named it; malloc'd (nsb_bpf_free), not a PATH_MAX
+	 * array, so that a run's bpf does not dirty a page for a short name,
+	 * and a copy: init rewrites the argument block the name may be in. */
+	char *profile;
+	bool builtin; /* the program is the built-in one (seccomp/builtin.h), no file was read */
 	char sha256[NSB_SHA256_HEX];		     /* of the raw program; "" for none */
 	char default_action[NSB_SECCOMP_ACTION_MAX]; /* "errno EPERM"...; "" for none */
 	struct sock_filter *insns;		     /* owned; NULL for none */
@@ -72,7 +75,7 @@ struct nsb_bpf {
 uint32_t nsb_seccomp_arch(void);
 
 /* Compile a parsed profile for the native architecture into ret (which the
- * caller releases with nsb_bpf_free).  profile/path are left empty. */
+ * caller releases with nsb_bpf_free).  profile is left NULL. */
 int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e);
 
 /* find + load + compile; "none" gives a bpf with none set and no program. */

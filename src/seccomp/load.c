@@ -41,8 +41,12 @@ static int load_builtin(const char *name, struct nsb_bpf *ret, struct nsb_error 
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "seccomp profile '%s'", name);
 	memcpy(b.insns, bp->insns, bp->n_insns * sizeof(*b.insns));
 	b.n_insns = bp->n_insns;
-	snprintf(b.profile, sizeof(b.profile), "%s", name);
-	snprintf(b.path, sizeof(b.path), "builtin:%s", name);
+	b.profile = strdup(name);
+	if (!b.profile) {
+		free(b.insns);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "seccomp profile '%s'", name);
+	}
+	b.builtin = true;
 	snprintf(b.sha256, sizeof(b.sha256), "%s", bp->sha256);
 	snprintf(b.default_action, sizeof(b.default_action), "%s", bp->default_action);
 	snprintf(b.ids_action, sizeof(b.ids_action), "%s", bp->ids_action);
@@ -58,13 +62,15 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 	char path[NSB_PROFILE_PATH_MAX];
 	int r;
 
-	if (strlen(name_or_path) >= sizeof(b.profile))
+	if (strlen(name_or_path) >= NSB_PROFILE_PATH_MAX)
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PROFILE,
 				      "seccomp profile name is too long");
 	/* "none" is only ever the literal name, never a file called none. */
 	if (strcmp(name_or_path, NSB_SECCOMP_NONE) == 0) {
 		b.none = true;
-		snprintf(b.profile, sizeof(b.profile), "%s", NSB_SECCOMP_NONE);
+		b.profile = strdup(NSB_SECCOMP_NONE);
+		if (!b.profile)
+			return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "seccomp profile");
 		*ret = b;
 		return 0;
 	}
@@ -82,8 +88,12 @@ int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_e
 	r = nsb_seccomp_compile(p, &b, e);
 	if (r < 0)
 		return r;
-	snprintf(b.profile, sizeof(b.profile), "%s", name_or_path);
-	snprintf(b.path, sizeof(b.path), "%s", p->files[0]);
+	b.profile = strdup(name_or_path);
+	if (!b.profile) {
+		nsb_bpf_free(&b);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "seccomp profile '%s'",
+				     name_or_path);
+	}
 	*ret = b;
 	return 0;
 }

@@ -46,14 +46,19 @@ struct nsb_cgroup_limits {
  * nsb_cgroup_place() reads from /proc/self/mountinfo and /proc/self/cgroup,
  * kept so that a second placement in one run reads neither again. */
 struct nsb_cgroup_where {
-	bool valid;
-	char mnt[4096];
-	char own[4096]; /* absolute path of the caller's own cgroup */
+	bool valid; /* mnt and own are set */
+	/* Each malloc'd (nsb_cgroup_where_free), not a PATH_MAX array: a few
+	 * short strings that every run reads, in one page, not four. */
+	char *mnt;
+	char *own; /* absolute path of the caller's own cgroup */
 	/* The last cgroup.controllers read, and whose: a run asks up to three
-	 * times about one directory (cgroup_place.c). */
-	char avail_of[4096];
-	char avail[512];
+	 * times about one directory (cgroup_place.c).  NULL before the first. */
+	char *avail_of;
+	char *avail;
 };
+
+/* Free w's strings and clear it (valid false); w itself is the caller's. */
+void nsb_cgroup_where_free(struct nsb_cgroup_where *w);
 
 struct nsb_cgroup_opts {
 	const char *parent; /* --cgroup-parent: an absolute path in the cgroup2 mount, or NULL */

@@ -18,25 +18,45 @@
 #include "supervisor/cgroup_file.h"
 #include "base/macro.h"
 
+void nsb_cgroup_where_free(struct nsb_cgroup_where *w)
+{
+	free(w->mnt);
+	free(w->own);
+	free(w->avail_of);
+	free(w->avail);
+	*w = (struct nsb_cgroup_where){0};
+}
+
+static void where_freep(struct nsb_cgroup_where **w)
+{
+	if (*w) {
+		nsb_cgroup_where_free(*w);
+		free(*w);
+	}
+}
+
+/* Fill w->mnt and w->own (w's strings freed first); valid only when both are. */
 static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, struct nsb_error *e)
 {
 	const char *mi = o && o->mountinfo_path ? o->mountinfo_path : "/proc/self/mountinfo";
 	const char *pc = o && o->proc_cgroup_path ? o->proc_cgroup_path : "/proc/self/cgroup";
 	_cleanup_free_ char *text = NULL, *paths = NULL;
-	char *root, *cgpath;
+	char *root, *cgpath, *path;
 	int r;
 
+	nsb_cgroup_where_free(w);
 	/* On the heap: every run comes here, and a frame's every page is
 	 * touched (-fstack-clash-protection) and kept by the process. */
-	paths = malloc(2 * PATH_MAX);
+	paths = malloc(3 * PATH_MAX);
 	if (!paths)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "locate the cgroup2 mount");
 	root = paths;
 	cgpath = paths + PATH_MAX;
+	path = paths + 2 * PATH_MAX;
 	r = nsb_cgroup_read_at(AT_FDCWD, mi, NSB_CGROUP_PROC_FILE_MAX, &text);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s'", mi);
-	r = nsb_cgroup_parse_mountinfo(text, w->mnt, sizeof(w->mnt), root, PATH_MAX);
+	r = nsb_cgroup_parse_mountinfo(text, path, PATH_MAX, root, PATH_MAX);
 	if (r == -ENOENT) {
 		nsb_error_setx(e, -ENOENT, NSB_STAGE_CGROUP,
 			       "no cgroup2 filesystem is mounted (read '%s')", mi);
@@ -46,6 +66,9 @@ static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, s
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "parse '%s'", mi);
 	free(TAKE_PTR(text));
+	w->mnt = strdup(path);
+	if (!w->mnt)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "locate the cgroup2 mount");
 
 	r = nsb_cgroup_read_at(AT_FDCWD, pc, NSB_CGROUP_PROC_FILE_MAX, &text);
 	if (r < 0)
@@ -54,7 +77,7 @@ static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, s
 	if (r < 0)
 		return nsb_error_setx(e, r, NSB_STAGE_CGROUP,
 				      "no cgroup v2 entry (\"0::\") in '%s'", pc);
-	r = nsb_cgroup_join(w->mnt, root, cgpath, w->own, sizeof(w->own));
+	r = nsb_cgroup_join(w->mnt, root, cgpath, path, PATH_MAX);
 	if (r == -EXDEV)
 		return nsb_error_setx(
 			e, -EXDEV, NSB_STAGE_CGROUP,
@@ -62,6 +85,9 @@ static int locate(const struct nsb_cgroup_opts *o, struct nsb_cgroup_where *w, s
 			w->mnt, root);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "own cgroup '%s'", cgpath);
+	w->own = strdup(path);
+	if (!w->own)
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP, "own cgroup '%s'", cgpath);
 	w->valid = true;
 	return 0;
 }
@@ -120,7 +146,7 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	int r;
 
 	/* What DIR's parent offers, read once per directory and run. */
-	if (w && w->avail_of[0] && !strcmp(w->avail_of, dir)) {
+	if (w && w->avail_of && w->avail && !strcmp(w->avail_of, dir)) {
 		for (size_t i = 0; names && names[i]; i++)
 			if (!nsb_cgroup_list_has(w->avail, names[i]))
 				return explain_missing(o, dir, names[i], e);
@@ -131,9 +157,12 @@ static int check_parent(const struct nsb_cgroup_opts *o, const char *dir, const 
 	r = nsb_cgroup_read_at(dfd, "cgroup.controllers", NSB_CGROUP_FILE_MAX, &avail);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_CGROUP, "read '%s/cgroup.controllers'", dir);
-	if (w && strlen(dir) < sizeof(w->avail_of) && strlen(avail) < sizeof(w->avail)) {
-		strcpy(w->avail_of, dir);
-		strcpy(w->avail, avail);
+	if (w) {
+		/* Only a cache: without memory for it the next ask reads again. */
+		free(w->avail_of);
+		free(w->avail);
+		w->avail_of = strdup(dir);
+		w->avail = strdup(avail);
 	}
 	for (size_t i = 0; names && names[i]; i++)
 		if (!nsb_cgroup_list_has(avail, names[i]))
@@ -241,7 +270,7 @@ try_beside(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_where *w,
 static int choose_parent(const struct nsb_cgroup_opts *o, const char *const names[],
 			 char *ret_parent, size_t size, struct nsb_error *e)
 {
-	_cleanup_free_ struct nsb_cgroup_where *local = NULL;
+	_cleanup_(where_freep) struct nsb_cgroup_where *local = NULL;
 	struct nsb_cgroup_where *w = o ? o->where : NULL;
 	int r;
 
@@ -252,10 +281,14 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 			return nsb_error_set(e, -ENOMEM, NSB_STAGE_CGROUP,
 					     "locate the cgroup2 mount");
 	}
-	if (!w->valid) {
+	if (!w->valid || !w->mnt || !w->own) {
 		r = locate(o, w, e);
 		if (r < 0)
 			return r;
+		/* locate sets both when it succeeds; said for the analyzer. */
+		if (!w->mnt || !w->own)
+			return nsb_error_setx(e, -EINVAL, NSB_STAGE_CGROUP,
+					      "the cgroup2 mount is unknown");
 	}
 	if (o && o->parent) {
 		size_t ml = strlen(w->mnt);

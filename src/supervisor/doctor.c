@@ -215,8 +215,10 @@ static void gather_cgroup(struct nsb_doctor_facts *f)
 	char path[4200];
 
 	f->cgroup_writable = nsb_cgroup_place(&o, none, &place, NULL) == 0;
-	if (!w.valid)
+	if (!w.valid) {
+		nsb_cgroup_where_free(&w);
 		return;
+	}
 	f->cgroup2 = true;
 	(void)nsb_snprintf(f->cgroup_mount, sizeof(f->cgroup_mount), "%s", w.mnt);
 	(void)nsb_snprintf(f->cgroup_own, sizeof(f->cgroup_own), "%s", w.own);
@@ -227,6 +229,7 @@ static void gather_cgroup(struct nsb_doctor_facts *f)
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", f->cgroup_own);
 	if (read_line(path, f->cgroup_controllers, sizeof(f->cgroup_controllers)) < 0)
 		f->cgroup_controllers[0] = '\0';
+	nsb_cgroup_where_free(&w);
 }
 
 static void gather_apparmor(struct nsb_doctor_facts *f)

@@ -45,7 +45,11 @@ int nsb_seccomp_learn_program(struct nsb_bpf *ret, struct nsb_error *e)
 	b.n_insns = ARRAY_SIZE(prog);
 	b.notify = true;
 	b.learn = true;
-	snprintf(b.profile, sizeof(b.profile), "learn");
+	b.profile = strdup("learn");
+	if (!b.profile) {
+		free(b.insns);
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "the learning filter");
+	}
 	snprintf(b.default_action, sizeof(b.default_action), "allow");
 	nsb_sha256_hex(b.insns, sizeof(prog), b.sha256);
 	*ret = b;

@@ -574,6 +574,7 @@ void nsb_run_destroy(struct nsb_run *run)
 	nsb_plan_free(&run->plan);
 	nsb_notify_close(&run->notify);
 	nsb_bpf_free(&run->bpf);
+	nsb_cgroup_where_free(&run->cg_where);
 	nsb_front_free(&run->front);
 	nsb_run_net_free(run);
 	free(run->cap_out.data);

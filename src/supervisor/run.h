@@ -25,39 +25,31 @@
 #include "supervisor/spawn.h"
 #include "supervisor/supervise.h"
 
+/*
+ * The run lives in main's static storage, and a page of it costs memory only
+ * once written: what every run writes comes first, packed, and the large
+ * buffers that a run writes a few bytes of, or none, come last, so that a
+ * run touches as few pages as it can (bench/memory.sh).
+ */
 struct nsb_run {
 	const struct nsb_config *cfg;
 	struct nsb_result res;
 
 	/* prepare */
-	struct nsb_facts facts;
 	/* malloc'd by realpath, freed by nsb_run_destroy; facts points here */
 	char *cwd_real, *home_real, *project_real;
 	char **mount_real; /* one per config mount (NULL for tmpfs), allocated to size */
 	struct nsb_plan plan;
 	struct nsb_bpf bpf; /* compiled once, here; plan.seccomp points here */
-	struct nsb_front front;
 	struct nsb_limits_host lim_host;
-	bool cg_usable;				     /* the asked limits can have a cgroup */
-	char fallback_why[NSB_ERR_MESSAGE_MAX];	     /* why not, for the rlimit warnings */
-	char pids_fallback_why[NSB_ERR_MESSAGE_MAX]; /* why not, for --pids in particular */
+	bool cg_usable; /* the asked limits can have a cgroup */
 
 	/* execute */
 	struct nsb_stdio stdio;
-	struct nsb_cgroup_place cg_place; /* where the cgroup goes, decided once */
 	struct nsb_cgroup_where cg_where; /* the cgroup2 mount and own cgroup, read once */
-	struct nsb_cgroup cg;
 	struct nsb_sandbox sb;
 	struct nsb_captured cap_out, cap_err;
-	/* Storage for the record's strings (the record outlives cg and the plan's users). */
-	char warn_path[NSB_RESULT_MAX_WARNINGS][NSB_MAX_PATH + 1];
-	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
-	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
-	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
 	struct nsb_notify notify;      /* the seccomp listener's counts (notify.h) */
-
-	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
-	char isolation_why[NSB_ERR_MESSAGE_MAX];
 	struct nsb_overlays *overlays; /* --overlay only: the upper layers and change sets */
 
 	/* Proxy mode (--allow-net ...): the policy (malloc'd) and the proxy
@@ -66,6 +58,21 @@ struct nsb_run {
 	struct nsb_proxy *proxy;
 	/* --overlay-store only: the run's directory for the upper layers. */
 	struct nsb_ovl_store *ovl_store;
+
+	/* The large ones, each with what a run writes at its start. */
+	char fallback_why[NSB_ERR_MESSAGE_MAX];	     /* why not, for the rlimit warnings */
+	char pids_fallback_why[NSB_ERR_MESSAGE_MAX]; /* why not, for --pids in particular */
+	struct nsb_facts facts;
+	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
+	struct nsb_front front;
+	struct nsb_cgroup cg;
+	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
+	char isolation_why[NSB_ERR_MESSAGE_MAX];
+	struct nsb_cgroup_place cg_place; /* where the cgroup goes, decided once */
+	/* Storage for the record's strings (the record outlives cg and the plan's users). */
+	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
+	char warn_path[NSB_RESULT_MAX_WARNINGS][NSB_MAX_PATH + 1];
+	char warn_msg[NSB_RESULT_MAX_WARNINGS][NSB_ERR_MESSAGE_MAX];
 };
 
 /*

@@ -183,7 +183,8 @@ static struct nsb_enforced_in enforced_in(void)
 	memset(&sio, 0, sizeof(sio));
 	snprintf(plan.hostname, sizeof(plan.hostname), "nsbox");
 	plan.tmp_size = 1 << 20;
-	snprintf(bpf.profile, sizeof(bpf.profile), "default");
+	free(bpf.profile);
+	bpf.profile = strdup("default");
 	snprintf(bpf.sha256, sizeof(bpf.sha256), "abc");
 	snprintf(bpf.default_action, sizeof(bpf.default_action), "allow");
 	return (struct nsb_enforced_in){.cfg = &cfg,
