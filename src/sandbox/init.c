@@ -4,8 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -13,7 +11,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -567,7 +564,11 @@ _noreturn_ _waiting_ static void init_wait(const struct nsb_init_args *a, int sf
 	}
 }
 
-_noreturn_ void nsb_init_main(const struct nsb_init_args *a)
+/* Up to the payload's start (the payload, its signalfd, the pty's slave), in
+ * a frame of its own: inlined, its 9 KiB would stay on the stack under the
+ * whole wait, where no trim gives them back (base/trim.h). */
+static __attribute__((noinline)) pid_t init_start(const struct nsb_init_args *a, int *ret_sfd,
+						  int *ret_slave)
 {
 	struct nsb_error e = {0};
 	pid_t payload;
@@ -579,12 +580,20 @@ _noreturn_ void nsb_init_main(const struct nsb_init_args *a)
 	sfd = init_signals(&e);
 	if (sfd < 0)
 		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
-
 	payload = nsb_payload_start(a, sfd, slave);
 	if (payload < 0) {
 		nsb_error_set(&e, payload, NSB_STAGE_INIT, "fork the payload");
 		nsb_init_fail(a, &e, NSB_EXIT_NSBOX);
 	}
+	*ret_sfd = sfd, *ret_slave = slave;
+	return payload;
+}
+
+_noreturn_ void nsb_init_main(const struct nsb_init_args *a)
+{
+	int sfd, slave;
+	pid_t payload = init_start(a, &sfd, &slave);
+
 	init_let_go(a, slave);
 	init_wait(a, sfd, payload);
 }

@@ -44,6 +44,7 @@ int nsb_net_lo_up(struct nsb_error *e);
 struct nsb_net_job {
 	pthread_t thread;
 	bool threaded;	 /* a thread runs the job; else it ran inline */
+	void *stack;	 /* the thread's stack, ours: unmapped once it is joined */
 	int last_pid_fd; /* /proc/sys/kernel/ns_last_pid, opened for writing */
 	int fd;		 /* the new namespace (nsfs), -1 until made */
 	int err;	 /* 0 or -errno, with e */

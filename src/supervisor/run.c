@@ -521,38 +521,46 @@ static void spawn_and_supervise(struct nsb_run *run)
 	hint_userns(&res->setup_error);
 }
 
-void nsb_run_execute(struct nsb_run *run)
+/*
+ * What a run that goes ahead needs before the clone; -1 when it failed (run->res
+ * says why) or stopped at the gate.  Its own frame, not inlined: its error
+ * would otherwise stay on the stack under the whole wait.
+ */
+static __attribute__((noinline)) int before_spawn(struct nsb_run *run)
 {
 	struct nsb_error e = {0};
 
 	/* Refused by the gate, or held by an ask rule: nothing is created. */
 	if (nsb_run_gate_stops(run))
-		return;
+		return -1;
 	/* What the payload's stdin, stdout and stderr will be (a directory
 	 * there is a usage error): decided only for a run that goes ahead. */
 	if (nsb_stdio_decide(run->cfg->pty, run->plan.pipe_output, &run->stdio, &e) < 0) {
 		nsb_run_fail(run, &e);
-		return;
+		return -1;
 	}
 	if (export_seccomp(run) < 0)
-		return;
+		return -1;
 	/* Only for a run that goes ahead: a refusal reads nothing. */
 	if (nsb_protect_scan(run->cfg, &run->front.policy, &run->plan, &run->covers, &e) < 0) {
 		nsb_run_fail(run, &e);
-		return;
+		return -1;
 	}
 	nsb_run_warn_covers(run);
 	nsb_run_warn_fallbacks(run);
 	nsb_run_warn_unwritable_binds(run);
-	if (nsb_isolation_prepare(run, &e) < 0) {
+	if (nsb_isolation_prepare(run, &e) < 0 || nsb_ovl_store_new(run, &e) < 0 ||
+	    create_cgroup(run, &e) < 0) {
 		nsb_run_fail(run, &e);
-		return;
+		return -1;
 	}
-	if (nsb_ovl_store_new(run, &e) < 0 || create_cgroup(run, &e) < 0) {
-		nsb_run_fail(run, &e);
-		return;
-	}
-	spawn_and_supervise(run);
+	return 0;
+}
+
+void nsb_run_execute(struct nsb_run *run)
+{
+	if (before_spawn(run) == 0)
+		spawn_and_supervise(run);
 }
 
 void nsb_run_destroy(struct nsb_run *run)
