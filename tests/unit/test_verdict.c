@@ -183,8 +183,7 @@ static struct nsb_enforced_in enforced_in(void)
 	memset(&sio, 0, sizeof(sio));
 	snprintf(plan.hostname, sizeof(plan.hostname), "nsbox");
 	plan.tmp_size = 1 << 20;
-	free(bpf.profile);
-	bpf.profile = strdup("default");
+	bpf.profile = strdup("default"); /* each test runs in a process of its own */
 	snprintf(bpf.sha256, sizeof(bpf.sha256), "abc");
 	snprintf(bpf.default_action, sizeof(bpf.default_action), "allow");
 	return (struct nsb_enforced_in){.cfg = &cfg,
