@@ -8,7 +8,8 @@
 #   inlined everywhere, means the list is stale and its functions may lie
 #   anywhere;
 # - each of those symbols lies inside NSBOX's .text.nsb_hot section, so the
-#   linker script really gathered them.
+#   linker script really gathered them;
+# - the static libraries' constants have their own section, .rodata.nsb_cold.
 # Exits 1 naming each failure and the fix (make hot-functions).
 set -euo pipefail
 
@@ -24,6 +25,11 @@ if [ -z "${lo:-}" ]; then
 	exit 1
 fi
 hi=$((16#$lo + 16#$size)) lo=$((16#$lo))
+# The static libraries' constants, apart from nsbox's (Makefile, HOT_LD).
+if ! readelf -SW "$nsbox" | grep -q ' \.rodata\.nsb_cold '; then
+	echo "check-hot-list: $nsbox has no .rodata.nsb_cold section (was it linked with build/hot.ld?)" >&2
+	exit 1
+fi
 
 nm --defined-only "$nsbox" | awk '$2 ~ /^[tT]$/ { n = $3; sub(/\..*/, "", n); print n, $1 }' |
 	sort >"$work/syms"
