@@ -92,11 +92,9 @@ struct nsb_mount_arg {
 };
 
 struct nsb_config {
-	struct nsb_mount_arg mounts[NSB_MAX_MOUNTS];
-	size_t n_mounts;
+	size_t n_mounts; /* mounts[]: the lists are at the end */
 
-	const char *env[NSB_MAX_ENV]; /* NAME or NAME=VALUE */
-	size_t n_env;
+	size_t n_env; /* env[] */
 
 	const char *chdir;    /* working directory inside, or NULL */
 	const char *project;  /* --project DIR, or NULL: the caller's cwd */
@@ -120,11 +118,8 @@ struct nsb_config {
 	bool require_cgroup;
 
 	/* Front gate (applied on top of the built-in policy and --policy). */
-	const char *deny_exec[NSB_MAX_GATE_OPTS];
 	size_t n_deny_exec;
-	const char *allow_exec[NSB_MAX_GATE_OPTS];
 	size_t n_allow_exec;
-	const char *allow_path[NSB_MAX_GATE_PATHS];
 	size_t n_allow_path;
 	bool allow_inline_code;
 	bool allow_metachar;
@@ -144,7 +139,6 @@ struct nsb_config {
 	int cmd_argc;
 
 	/* Protected paths and secret masks (core/protect.h). */
-	const char *mask[NSB_MAX_MASK_ARGS]; /* --mask PATH or GLOB */
 	size_t n_mask;
 	bool no_protect; /* --no-protect */
 	bool no_mask;	 /* --no-mask */
@@ -163,11 +157,8 @@ struct nsb_config {
 	bool overlay_commit_always; /* --overlay-commit-always */
 	/* Egress through the proxy (core/netpolicy.h); each entry checked
 	 * as it is parsed, kept as given. */
-	const char *allow_net[NSB_MAX_NET_ARGS]; /* --allow-net HOST[:PORT] */
 	size_t n_allow_net;
-	const char *deny_net[NSB_MAX_NET_ARGS]; /* --deny-net HOST[:PORT] */
 	size_t n_deny_net;
-	const char *allow_net_range[NSB_MAX_NET_RANGE_ARGS]; /* --allow-net-range CIDR */
 	size_t n_allow_net_range;
 	uint64_t proxy_port;	   /* --proxy-port; 0: the default */
 	bool net_proxy;		   /* any of the four: proxy mode */
@@ -185,6 +176,22 @@ struct nsb_config {
 	bool has_request_fd;
 	int request_fd;
 	bool from_request; /* the document was read and applied */
+	/*
+	 * The lists, last (each count is above): main keeps the config in
+	 * static storage, where a page costs memory only once it is written,
+	 * and in init's copy too.  With the fields every run sets together
+	 * at the start, a run that gives none of these options touches one
+	 * page of the config instead of four.
+	 */
+	const char *env[NSB_MAX_ENV]; /* NAME or NAME=VALUE */
+	const char *deny_exec[NSB_MAX_GATE_OPTS];
+	const char *allow_exec[NSB_MAX_GATE_OPTS];
+	const char *allow_path[NSB_MAX_GATE_PATHS];
+	const char *mask[NSB_MAX_MASK_ARGS];		     /* --mask PATH or GLOB */
+	const char *allow_net[NSB_MAX_NET_ARGS];	     /* --allow-net HOST[:PORT] */
+	const char *deny_net[NSB_MAX_NET_ARGS];		     /* --deny-net HOST[:PORT] */
+	const char *allow_net_range[NSB_MAX_NET_RANGE_ARGS]; /* --allow-net-range CIDR */
+	struct nsb_mount_arg mounts[NSB_MAX_MOUNTS];
 };
 
 /* Every field unset: no result fd, the default grace before SIGKILL (config.c). */

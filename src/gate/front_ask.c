@@ -88,7 +88,11 @@ int nsb_front_ask(const struct nsb_config *c, struct nsb_front *f,
 	char policy_sha[NSB_SHA256_HEX];
 	int r;
 
-	*a = (struct nsb_front_ask){0};
+	/* The flags, and the texts' first bytes but the rule's (read only
+	 * when asked, and written then): its 4 KiB lie on a page of the run
+	 * that a launch without an ask rule then never writes. */
+	a->asked = a->has_consequence = a->has_id = a->approved = false;
+	a->id[0] = a->consequence[0] = '\0';
 	/* Deny rules win: a refused command is refused, not asked about. */
 	if (!f->verdict.allowed)
 		return 0;

@@ -104,7 +104,9 @@ static inline void nsb_cgroup_reset(struct nsb_cgroup *cg)
 {
 	cg->fd = cg->outer_fd = -1;
 	cg->controllers = 0;
-	cg->path[0] = cg->leaf[0] = '\0';
+	/* leaf is written with path, and read only while creating: its page
+	 * (struct nsb_run is static) stays untouched in a run without one. */
+	cg->path[0] = '\0';
 }
 
 /* Where the run's cgroup goes: decided once, by nsb_cgroup_place(). */

@@ -470,10 +470,10 @@ static void spawn_and_supervise(struct nsb_run *run)
 		hint_userns(&res->setup_error);
 		return;
 	}
-	/* The gate's tables are done with (the verdict keeps its own text):
-	 * freed now, while init builds the sandbox on the other CPU, rather
-	 * than on the way out, after the command. */
-	nsb_gate_policy_free(&run->front.policy);
+	/* The gate's tables are freed on the way out (nsb_run_destroy), not
+	 * now: every page a free writes after the clone (malloc's headers,
+	 * the policy's counts) is copied, and init and the supervisor each
+	 * kept a private copy of it (27 KiB more per sandbox). */
 	/* Served only where the filter reports (seccomp/filter.h). */
 	nsb_notify_init(&run->notify, &run->bpf);
 	nsb_run_net_start(run);
