@@ -200,7 +200,9 @@ $(BUILD)/nsbox: $(OBJS) $(HOT_LD)
 # libraries' tables (libunistring's and libidn2's Unicode data, libseccomp's
 # syscall tables: 320 KiB that a launch with an ASCII --allow-net and a
 # built-in profile never reads) go to an output section of their own after
-# .rodata.  Besides leaving nsbox's 110 KiB of constants together, this
+# .rodata, with nsbox's own that only --help, --print-profile and
+# --seccomp-learn read (the help text and the profiles' texts, 26 KiB,
+# section .rodata.nsb_cold: _cold_data_ in base/macro.h).  Besides leaving nsbox's 110 KiB of constants together, this
 # keeps the linker from merging nsbox's short string literals into the
 # tails of libunistring's script names ("su" into "Lisu"), which made a
 # window of Unicode tables resident in every launch: nsbox's resident
@@ -218,7 +220,7 @@ $(HOT_LD): $(HOT_LIST) Makefile
 		END { if (bad) exit 1; print "  }\n}\nINSERT BEFORE .text;"; \
 			print "SECTIONS\n{\n  .rodata.nsb_cold :\n  {"; \
 			print "    *libunistring.a:*(.rodata .rodata.*)\n    *libidn2.a:*(.rodata .rodata.*)"; \
-			print "    *libseccomp.a:*(.rodata .rodata.*)\n  }\n}\nINSERT AFTER .rodata;" }' $< > $@.tmp && mv $@.tmp $@
+			print "    *libseccomp.a:*(.rodata .rodata.*)\n    *(.rodata.nsb_cold)\n  }\n}\nINSERT AFTER .rodata;" }' $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/tools/hotprof.o: tools/hotprof.c Makefile
 	@mkdir -p $(dir $@)

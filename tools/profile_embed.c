@@ -93,9 +93,11 @@ static void ident(FILE *out, const char *name)
 
 static void write_entry_data(FILE *out, const struct entry *en)
 {
+	/* Read by --print-profile and --seccomp-learn only: with the cold
+	 * constants, after nsbox's own (Makefile, HOT_LD). */
 	fputs("static const char text_", out);
 	ident(out, en->name);
-	fputs("[] = {", out);
+	fputs("[] __attribute__((section(\".rodata.nsb_cold\"))) = {", out);
 	for (size_t i = 0; i <= en->text_len; i++)
 		fprintf(out, "%s0x%02x,", i % 12 ? " " : "\n\t", (unsigned char)en->text[i]);
 	fputs("\n};\n\n", out);

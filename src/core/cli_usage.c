@@ -2,8 +2,9 @@
 /* The --help text (cli_options.h).  Pure (supervisor). */
 #include "core/cli_options.h"
 
-/* The --help text; tests/unit/test_cli.c holds every table row against it. */
-const char nsb_cli_usage[] =
+/* The --help text; tests/unit/test_cli.c holds every table row against it.
+ * Read by --help only: with the cold constants (base/macro.h). */
+const char nsb_cli_usage[] _cold_data_ =
 	"usage: nsbox [OPTIONS] [--] COMMAND [ARG...]\n"
 	"       nsbox doctor [--json]   what this host supports, and what to change\n"
 	"\n"
