@@ -200,14 +200,14 @@ $(BUILD)/nsbox: $(OBJS) $(HOT_LD)
 # libraries' tables (libunistring's and libidn2's Unicode data, libseccomp's
 # syscall tables: 320 KiB that a launch with an ASCII --allow-net and a
 # built-in profile never reads) go to an output section of their own after
-# .rodata, with nsbox's own that only --help, --print-profile and
-# --seccomp-learn read (the help text and the profiles' texts, 26 KiB,
-# section .rodata.nsb_cold: _cold_data_ in base/macro.h).  Besides leaving nsbox's 110 KiB of constants together, this
-# keeps the linker from merging nsbox's short string literals into the
-# tails of libunistring's script names ("su" into "Lisu"), which made a
-# window of Unicode tables resident in every launch: nsbox's resident
-# constants at the clone 228 -> 148 KiB (tests/check-hot-list.sh checks
-# the section is there).
+# .rodata, .rodata.nsb_cold, with the few of nsbox's own that only --help,
+# --print-profile and --seccomp-learn read (the help text and the
+# profiles' texts, 26 KiB: _cold_data_ in base/macro.h).  Besides leaving
+# nsbox's other 86 KiB of constants together, this keeps the linker from
+# merging nsbox's short string literals into the tails of libunistring's
+# script names ("su" into "Lisu"), which made a window of Unicode tables
+# resident in every launch: nsbox's resident constants at the clone
+# 228 -> 148 KiB (tests/check-hot-list.sh checks the section is there).
 $(HOT_LD): $(HOT_LIST) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"

@@ -9,7 +9,8 @@
 #   anywhere;
 # - each of those symbols lies inside NSBOX's .text.nsb_hot section, so the
 #   linker script really gathered them;
-# - the static libraries' constants have their own section, .rodata.nsb_cold.
+# - the constants a launch never reads (the static libraries', _cold_data_)
+#   have their own section, .rodata.nsb_cold.
 # Exits 1 naming each failure and the fix (make hot-functions).
 set -euo pipefail
 

@@ -21,9 +21,10 @@
  * caller outside it. */
 #define _waiting_ __attribute__((hot, noinline))
 
-/* Constants a default launch never reads (the --help text): placed after
- * the others, with the static libraries' tables (Makefile, HOT_LD), so
- * that the pages a launch does read lie together. */
+/* Constants a default launch never reads (the --help text; the profiles'
+ * texts are marked the same way by tools/profile_embed.c): placed after the
+ * others, with the static libraries' tables (Makefile, HOT_LD), so that the
+ * pages a launch does read lie together. */
 #define _cold_data_ __attribute__((section(".rodata.nsb_cold")))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
