@@ -101,7 +101,11 @@ CFLAGS   += -std=gnu11 -g -ffunction-sections $(OPT) $(WARN) $(HARDEN) $(PKG_CFL
 # 632 bytes instead of 54 KiB of .rela.dyn: nsbox -- /bin/true takes 289
 # page faults instead of 294 (perf stat -r 40), 5 of them in the loader.
 LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,-z,pack-relative-relocs -Wl,--as-needed $(SANLD)
-LDLIBS   += $(PKG_LIBS)
+# --wrap=strtoul: every strtoul call in the link goes to base/util.c's
+# __wrap_strtoul (base 10 without the C library's engine); in LDLIBS, not
+# LDFLAGS, so that every link that takes the objects (the fuzzers' too)
+# resolves the __real_strtoul it refers to.
+LDLIBS   += $(PKG_LIBS) -Wl,--wrap=strtoul
 
 SRCS      := $(sort $(wildcard src/*.c src/*/*.c))
 LIB_SRCS  := $(filter-out src/main.c,$(SRCS))
@@ -212,7 +216,7 @@ $(HOT_LD): $(HOT_LIST) Makefile
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
 	@awk 'BEGIN { print "SECTIONS\n{\n  .text.nsb_hot :\n  {"; \
-		print "    *(.text.hot .text.hot.*)\n    *(.text.startup .text.startup.*)\n    *Scrt1.o(.text)\n    KEEP(*(SORT_NONE(.fini)))\n    *libc_nonshared.a:*(.text .text.*)"; \
+		print "    *(.text.hot .text.hot.*)\n    *(.text.startup .text.startup.*)\n    *Scrt1.o(.text)\n    *crtbegin*.o(.text)\n    KEEP(*(SORT_NONE(.fini)))\n    *libc_nonshared.a:*(.text .text.*)"; \
 		print "    *libcap-ng.a:*(.text .text.*)" } \
 		/^[A-Za-z_][A-Za-z0-9_]*$$/ { printf "    *(.text.%s .text.%s.*)\n", $$1, $$1; next } \
 		/^(#.*)?$$/ { next } \

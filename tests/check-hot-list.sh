@@ -32,7 +32,10 @@ if ! readelf -SW "$nsbox" | grep -q ' \.rodata\.nsb_cold '; then
 	exit 1
 fi
 
-nm --defined-only "$nsbox" | awk '$2 ~ /^[tT]$/ { n = $3; sub(/\..*/, "", n); print n, $1 }' |
+# A function's .cold part (the compiler's split-off unlikely paths, such as
+# an abort) belongs outside the hot section: only the function itself counts.
+nm --defined-only "$nsbox" | awk '$2 ~ /^[tT]$/ && $3 !~ /\.cold(\.[0-9]+)?$/ {
+	n = $3; sub(/\..*/, "", n); print n, $1 }' |
 	sort >"$work/syms"
 grep -vE '^(#|$)' "$list" | sort -u >"$work/names"
 

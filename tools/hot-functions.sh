@@ -9,7 +9,8 @@
 # function the normal build inlines everywhere has no section to place.
 # The launches, in an empty project folder, as us and (when we are root)
 # as nsbox-test: /bin/true with and without a record, a failing command,
-# output on both streams, and a payload that outlives the trim (100 ms).
+# output on both streams, a payload that outlives the trim (100 ms), and
+# commands named without a path (found through PATH outside and inside).
 set -euo pipefail
 
 prof=$1 nsbox=$2 list=$3
@@ -30,6 +31,9 @@ launches() (
 	"$work/nsbox" --result-fd 3 -- /bin/false 3>/dev/null || true
 	"$work/nsbox" --result-fd 3 -- /bin/sh both.sh 3>/dev/null >/dev/null 2>&1
 	"$work/nsbox" --result-fd 3 -- /bin/sleep 0.3 3>/dev/null
+	# A bare name: the PATH search outside (the gate) and inside (the payload).
+	"$work/nsbox" --result-fd 3 -- true 3>/dev/null
+	"$work/nsbox" --result-fd 3 -- sh both.sh 3>/dev/null >/dev/null 2>&1
 )
 
 NSBOX_HOTPROF_OUT=$work/out/root launches

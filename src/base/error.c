@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/error.h"
 
 static _printf_(6, 0) int error_vset(struct nsb_error *e, int err, enum nsb_stage stage,
@@ -23,13 +24,13 @@ static _printf_(6, 0) int error_vset(struct nsb_error *e, int err, enum nsb_stag
 	size_t at = 0;
 	if (where) {
 		/* "WHERE: " then the text: cut as one string would be. */
-		snprintf(e->message, sizeof(e->message), "%s: ", where);
+		nsb_format(e->message, sizeof(e->message), "%s: ", where);
 		at = strlen(e->message);
 	}
-	vsnprintf(e->message + at, sizeof(e->message) - at, fmt, ap);
+	nsb_vformat(e->message + at, sizeof(e->message) - at, fmt, ap);
 	if (with_errno) {
 		size_t len = strlen(e->message);
-		snprintf(e->message + len, sizeof(e->message) - len, ": %s", strerror(err));
+		nsb_format(e->message + len, sizeof(e->message) - len, ": %s", strerror(err));
 	}
 	e->hint[0] = '\0';
 	return -err;
@@ -65,7 +66,7 @@ int nsb_error_hint(struct nsb_error *e, const char *fmt, ...)
 		return -EIO;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(e->hint, sizeof(e->hint), fmt, ap);
+	nsb_vformat(e->hint, sizeof(e->hint), fmt, ap);
 	va_end(ap);
 	return e->err ? -e->err : -EIO;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/json.h"
 
 void nsb_json_init(struct nsb_json *j)
@@ -326,14 +327,14 @@ static int write_literal(struct nsb_json *j, const char *lit)
 int nsb_json_int(struct nsb_json *j, int64_t v)
 {
 	char num[24];
-	snprintf(num, sizeof(num), "%" PRId64, v);
+	nsb_format(num, sizeof(num), "%" PRId64, v);
 	return write_literal(j, num);
 }
 
 int nsb_json_uint(struct nsb_json *j, uint64_t v)
 {
 	char num[24];
-	snprintf(num, sizeof(num), "%" PRIu64, v);
+	nsb_format(num, sizeof(num), "%" PRIu64, v);
 	return write_literal(j, num);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/json_parse.h"
 #include "base/macro.h"
 
@@ -47,14 +48,14 @@ _printf_(3, 4) static int fail_at(struct parser *p, const struct nsb_jval *v, co
 	size_t off = p->pos < p->len ? p->pos : p->len;
 
 	va_start(ap, fmt);
-	vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
+	nsb_vformat(p->err->message, sizeof(p->err->message), fmt, ap);
 	va_end(ap);
 	p->err->line = p->line;
 	p->err->column = column_at((const char *)p->s, off);
 	if (v)
 		nsb_jval_path(v, p->err->path, sizeof(p->err->path));
 	else
-		snprintf(p->err->path, sizeof(p->err->path), "$");
+		nsb_format(p->err->path, sizeof(p->err->path), "$");
 	return -EINVAL;
 }
 
@@ -511,9 +512,9 @@ int nsb_json_parse(struct nsb_jdoc *d, const char *buf, size_t len, size_t max_l
 	d->buf = buf;
 	d->len = len;
 	if (len > max_len) {
-		snprintf(err->message, sizeof(err->message), "document larger than %zu bytes",
-			 max_len);
-		snprintf(err->path, sizeof(err->path), "$");
+		nsb_format(err->message, sizeof(err->message), "document larger than %zu bytes",
+			   max_len);
+		nsb_format(err->path, sizeof(err->path), "$");
 		return -E2BIG;
 	}
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
@@ -526,7 +527,7 @@ int nsb_json_parse(struct nsb_jdoc *d, const char *buf, size_t len, size_t max_l
 		return fail_at(&p, NULL, "empty document");
 	r = parse_value(&p, root);
 	if (r == -ENOMEM)
-		snprintf(err->message, sizeof(err->message), "out of memory");
+		nsb_format(err->message, sizeof(err->message), "out of memory");
 	if (r < 0)
 		return r;
 	skip_ws(&p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/json_parse.h"
 #include "base/macro.h"
 
@@ -96,24 +97,24 @@ static size_t path_step(const struct nsb_jval *v, char *out, size_t size)
 	size_t o = 0;
 
 	if (!v->parent)
-		return (size_t)snprintf(out, size, "$");
+		return (size_t)nsb_format(out, size, "$");
 	if (v->parent->type == NSB_JARRAY)
-		return (size_t)snprintf(out, size, "[%zu]", v->index);
+		return (size_t)nsb_format(out, size, "[%zu]", v->index);
 	if (plain_key(v->key, v->key_len))
-		return (size_t)snprintf(out, size, ".%s", v->key);
+		return (size_t)nsb_format(out, size, ".%s", v->key);
 	/* Quoted: printable ASCII as is, the rest as \u00XX bytes. */
-	o += (size_t)snprintf(out, size, "[\"");
+	o += (size_t)nsb_format(out, size, "[\"");
 	for (size_t i = 0; i < v->key_len; i++) {
 		unsigned char c = (unsigned char)v->key[i];
 		char tmp[8];
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-			snprintf(tmp, sizeof(tmp), "%c", c);
+			nsb_format(tmp, sizeof(tmp), "%c", c);
 		else
-			snprintf(tmp, sizeof(tmp), "\\u%04x", c);
-		o += (size_t)snprintf(o < size ? out + o : NULL, o < size ? size - o : 0, "%s",
-				      tmp);
+			nsb_format(tmp, sizeof(tmp), "\\u%04x", c);
+		o += (size_t)nsb_format(o < size ? out + o : NULL, o < size ? size - o : 0, "%s",
+					tmp);
 	}
-	o += (size_t)snprintf(o < size ? out + o : NULL, o < size ? size - o : 0, "\"]");
+	o += (size_t)nsb_format(o < size ? out + o : NULL, o < size ? size - o : 0, "\"]");
 	return o;
 }
 

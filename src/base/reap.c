@@ -12,8 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/reap.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 /* A descendant tree deeper than this is cut: what lies below is reparented
  * to the caller once its ancestors die, and caught then. */
@@ -26,7 +28,7 @@ static bool is_zombie(long pid)
 	_cleanup_close_ int fd = -1;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	nsb_format(path, sizeof(path), "/proc/%ld/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return true; /* gone */
@@ -53,7 +55,7 @@ static int kill_children_of(pid_t pid, int depth)
 
 	if (depth > MAX_DEPTH)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	nsb_format(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
 		return depth == 0 ? nsb_negerrno() : 0;
@@ -64,7 +66,8 @@ static int kill_children_of(pid_t pid, int depth)
 
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, de->d_name);
+		nsb_format(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid,
+			   de->d_name);
 		/* The whole list, however long: a fork bomb's parent lists
 		 * thousands, and one left unread would survive. */
 		f = fopen(path, "re");
@@ -73,7 +76,7 @@ static int kill_children_of(pid_t pid, int depth)
 		/* Space-separated pids. */
 		while (getdelim(&word, &size, ' ', f) > 0) {
 			char *end;
-			long child = strtol(word, &end, 10);
+			long child = nsb_strtol10(word, &end);
 
 			if (end == word || child <= 0 || is_zombie(child))
 				continue;

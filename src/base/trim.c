@@ -12,6 +12,7 @@
 
 #include "base/macro.h"
 #include "base/trim.h"
+#include "base/util.h"
 
 /* At most this many ranges per trim: one per loaded object, and the
  * stack's.  nsbox loads five objects; a larger count is cut short. */
@@ -168,7 +169,7 @@ long nsb_loadavg_runnable(const char *text)
 	if (*p < '0' || *p > '9')
 		return -1;
 	errno = 0;
-	r = strtol(p, &end, 10);
+	r = nsb_strtol10(p, &end);
 	return errno || *end != '/' ? -1 : r;
 }
 

@@ -3,12 +3,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 
 int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret)
@@ -203,11 +205,97 @@ size_t nsb_path_depth(const char *p)
 	return d;
 }
 
+/* The magnitude of a base-10 number after its spaces and sign; *neg says
+ * whether it had a '-', *over whether it passed ULLONG_MAX. */
+static unsigned long long scan10(const char *s, char **end, bool *neg, bool *over)
+{
+	const char *p = s, *digits;
+	unsigned long long v = 0;
+
+	*neg = *over = false;
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p == '+' || *p == '-')
+		*neg = *p++ == '-';
+	for (digits = p; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (ULLONG_MAX - d) / 10)
+			*over = true;
+		else
+			v = v * 10 + d;
+	}
+	if (end)
+		*end = (char *)(uintptr_t)(p == digits ? s : p); /* as strtol: the caller's own */
+	return v;
+}
+
+long nsb_strtol10(const char *s, char **end)
+{
+	bool neg, over;
+	unsigned long long v = scan10(s, end, &neg, &over);
+
+	if (over || v > (neg ? (unsigned long long)LONG_MAX + 1 : (unsigned long long)LONG_MAX)) {
+		errno = ERANGE;
+		return neg ? LONG_MIN : LONG_MAX;
+	}
+	return neg ? (long)(0 - v) : (long)v;
+}
+
+unsigned long long nsb_strtoull10(const char *s, char **end)
+{
+	bool neg, over;
+	unsigned long long v = scan10(s, end, &neg, &over);
+
+	if (over) {
+		errno = ERANGE;
+		return ULLONG_MAX;
+	}
+	return neg ? 0 - v : v;
+}
+
+size_t nsb_strspn(const char *s, const char *accept)
+{
+	size_t n = 0;
+
+	while (s[n] && strchr(accept, s[n]))
+		n++;
+	return n;
+}
+
+size_t nsb_strcspn(const char *s, const char *reject)
+{
+	size_t n = 0;
+
+	while (s[n] && !strchr(reject, s[n]))
+		n++;
+	return n;
+}
+
+void nsb_scrub(void *p, size_t n)
+{
+	memset(p, 0, n);
+	/* The compiler must assume the asm reads the zeros. */
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* Through -Wl,--wrap=strtoul (Makefile, LDLIBS): every strtoul in the link,
+ * the static libraries' too (libcap-ng's constructor reads cap_last_cap
+ * with one in every launch), reads base 10 with nsb_strtoull10. */
+unsigned long __real_strtoul(const char *s, char **end, int base);
+unsigned long __wrap_strtoul(const char *s, char **end, int base);
+unsigned long __wrap_strtoul(const char *s, char **end, int base)
+{
+	if (base != 10 || sizeof(unsigned long) != sizeof(unsigned long long))
+		return __real_strtoul(s, end, base);
+	return nsb_strtoull10(s, end);
+}
+
 int nsb_snprintf(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(buf, size, fmt, ap);
+	int n = nsb_vformat(buf, size, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -EINVAL;

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/fmt.h"
+
 /*
  * Parse a size: decimal digits with an optional suffix k/K, m/M, g/G, t/T
  * (powers of 1024) and optional trailing 'B' or 'iB' ("64M", "64MiB", "1g").
@@ -18,6 +20,26 @@
  * Returns 0, -EINVAL (malformed) or -ERANGE (overflow or > max).
  */
 int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret);
+
+/*
+ * strtol and strtoull in base 10 as the C library reads them: white space,
+ * a sign, digits; on overflow errno ERANGE and the limit; *end (if @end)
+ * at the first byte not read, or at s when no digit came.  Without the C
+ * library's locale-aware engine, which costs every launch another 64 KiB
+ * window of libc's text (base/fmt.h says why that counts).
+ */
+long nsb_strtol10(const char *s, char **end);
+unsigned long long nsb_strtoull10(const char *s, char **end);
+
+/* strspn and strcspn, byte by byte: nsbox's spans are a few bytes long, and
+ * the C library's vector versions are a 64 KiB window of its text of their
+ * own in every launch (base/fmt.h). */
+size_t nsb_strspn(const char *s, const char *accept);
+size_t nsb_strcspn(const char *s, const char *reject);
+
+/* Zero @n bytes at @p where the compiler may not drop the stores (the
+ * memory is read no more): explicit_bzero without the C library's. */
+void nsb_scrub(void *p, size_t n);
 
 /* Parse a plain unsigned decimal integer (no suffix, no sign) <= max. */
 int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret);

@@ -22,6 +22,7 @@
 
 #include "base/macro.h"
 #include "core/approval.h"
+#include "base/util.h"
 
 /* Bump when the serialisation changes: old ids then no longer match. */
 #define APPROVAL_FORMAT "nsbox-approval-1"
@@ -107,7 +108,7 @@ static int put_env(struct nsb_sha256 *h, const struct nsb_approval_in *in)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->n_env; i++)
-		v[i] = (struct env_item){c->env[i], strcspn(c->env[i], "="), i};
+		v[i] = (struct env_item){c->env[i], nsb_strcspn(c->env[i], "="), i};
 	qsort(v, c->n_env, sizeof(*v), cmp_env);
 	for (size_t i = 0; i < c->n_env; i++) {
 		put_str(h, "env.entry", v[i].s);
@@ -220,7 +221,7 @@ int nsb_approval_id(const struct nsb_approval_in *in, char ret[NSB_SHA256_HEX])
 
 bool nsb_approval_id_valid(const char *s)
 {
-	size_t n = strspn(s, "0123456789abcdefABCDEF");
+	size_t n = nsb_strspn(s, "0123456789abcdefABCDEF");
 
 	return n == NSB_APPROVAL_ID_LEN && s[n] == '\0';
 }

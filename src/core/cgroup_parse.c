@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "core/cgroup_parse.h"
+#include "base/fmt.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 /* Copy a mountinfo field, decoding the kernel's \ooo escapes (space, tab,
  * newline, backslash).  out NULL: only check that it fits in size. */
@@ -147,7 +149,7 @@ static int parse_u64(const char *s, size_t len, uint64_t *ret)
 
 int nsb_cgroup_parse_value(const char *text, uint64_t *ret)
 {
-	size_t len = strcspn(text, "\n");
+	size_t len = nsb_strcspn(text, "\n");
 	if (len == 3 && !strncmp(text, "max", 3)) {
 		*ret = NSB_CGROUP_MAX;
 		return 0;
@@ -172,8 +174,8 @@ bool nsb_cgroup_list_has(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 	for (const char *p = list; *p;) {
-		p += strspn(p, " \t\n");
-		size_t w = strcspn(p, " \t\n");
+		p += nsb_strspn(p, " \t\n");
+		size_t w = nsb_strcspn(p, " \t\n");
 		if (w == n && !strncmp(p, name, n))
 			return true;
 		p += w;
@@ -189,14 +191,14 @@ int nsb_cgroup_cpus_to_quota(const char *fraction, uint64_t period_us, uint64_t 
 
 	if (!fraction || period_us < 1000 || period_us > 1000000)
 		return -EINVAL;
-	il = strspn(fraction, "0123456789");
+	il = nsb_strspn(fraction, "0123456789");
 	if (il == 0 || il > 6)
 		return il ? -ERANGE : -EINVAL;
 	r = parse_u64(fraction, il, &ip);
 	if (r < 0)
 		return r;
 	if (fraction[il] == '.') {
-		fl = strspn(fraction + il + 1, "0123456789");
+		fl = nsb_strspn(fraction + il + 1, "0123456789");
 		/* More than 9 digits cannot change a microsecond quota. */
 		if (fl == 0 || fl > 9)
 			return -EINVAL;
@@ -226,9 +228,9 @@ int nsb_cgroup_format_cpu_max(uint64_t quota_us, uint64_t period_us, char *buf, 
 	if (period_us == 0)
 		period_us = NSB_CGROUP_PERIOD_US_DEFAULT;
 	if (quota_us == 0 || quota_us == NSB_CGROUP_MAX)
-		n = snprintf(buf, size, "max %" PRIu64, period_us);
+		n = nsb_format(buf, size, "max %" PRIu64, period_us);
 	else
-		n = snprintf(buf, size, "%" PRIu64 " %" PRIu64, quota_us, period_us);
+		n = nsb_format(buf, size, "%" PRIu64 " %" PRIu64, quota_us, period_us);
 	if (n < 0 || (size_t)n >= size)
 		return -ENOBUFS;
 	return n;
@@ -241,11 +243,11 @@ int nsb_cgroup_parse_name(const char *name, pid_t *ret_pid)
 	if (strncmp(name, NSB_CGROUP_NAME_PREFIX, pl))
 		return -EINVAL;
 	const char *p = name + pl;
-	size_t dl = strspn(p, "0123456789");
+	size_t dl = nsb_strspn(p, "0123456789");
 	if (dl == 0 || p[dl] != '-' || parse_u64(p, dl, &pid) < 0 || pid == 0 || pid > INT_MAX)
 		return -EINVAL;
 	const char *hex = p + dl + 1;
-	size_t hl = strspn(hex, "0123456789abcdef");
+	size_t hl = nsb_strspn(hex, "0123456789abcdef");
 	if (hl == 0 || hex[hl] != '\0')
 		return -EINVAL;
 	*ret_pid = (pid_t)pid;
@@ -269,7 +271,7 @@ int nsb_cgroup_join(const char *mnt, const char *mnt_root, const char *cgpath, c
 	}
 	if (!strcmp(rel, "/"))
 		rel = "";
-	n = snprintf(ret, size, "%s%s", mnt, rel);
+	n = nsb_format(ret, size, "%s%s", mnt, rel);
 	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
 	return 0;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Command line -> struct nsb_config: getopt_long driven by the option table.  Pure (supervisor). */
-#include <getopt.h>
+/* Command line -> struct nsb_config, driven by the option table.  Pure (supervisor). */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,59 +8,59 @@
 #include "core/cli_options.h"
 #include "base/util.h"
 
-/* getopt_long returns CLI_VAL_BASE + the row's index; below it, its own codes. */
-#define CLI_VAL_BASE 0x100
-
-static void build_long_options(struct option *lo)
-{
-	for (size_t i = 0; i < NSB_CLI_N_OPTIONS; i++)
-		lo[i] = (struct option){
-			.name = nsb_cli_options[i].name + 2,
-			.has_arg = nsb_cli_options[i].metavar ? required_argument : no_argument,
-			.val = CLI_VAL_BASE + (int)i,
-		};
-	lo[NSB_CLI_N_OPTIONS] = (struct option){0};
-}
-
 /* ---- the parser ------------------------------------------------------------ */
 
-/*
- * getopt_long() returned '?'.  argv[optind - 1] names the culprit only for a
- * long option: inside a cluster such as "-xy" optind has not moved yet and
- * points one argument back, so a short option is named from optopt.  A known
- * long option given a value it does not take ("--share-net=1") comes back
- * with optopt set to its val.
- */
-static int unknown_option(struct nsb_error *e, const char *name)
-{
-	if (optopt >= CLI_VAL_BASE && optopt < CLI_VAL_BASE + (int)NSB_CLI_N_OPTIONS)
-		return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help",
-					 "option '%s' takes no value",
-					 nsb_cli_options[optopt - CLI_VAL_BASE].name);
-	if (optopt > 0 && optopt < CLI_VAL_BASE)
-		return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help", "unknown option '-%c'",
-					 optopt);
-	return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help", "unknown option '%s'", name);
-}
+/* nsb_cli_usage_err's error, and NULL for next_option to return. */
+#define usage_null(...) (nsb_cli_usage_err(__VA_ARGS__), (const struct nsb_cli_option *)NULL)
 
 /*
- * getopt_long takes any unambiguous prefix.  Our callers are programs: "--sh"
- * working today and meaning something else once a new option shares the
- * prefix would be a silent change of meaning.  Options are spelt out in full.
+ * The option word argv[*i]: "--name", "--name=VALUE", or "--name" with its
+ * value in the next word.  Returns its row (NULL: @e says why), *val its
+ * value (NULL for an option that takes none); *i moves past the words it
+ * used.
+ *
+ * The C library's getopt_long would take any unambiguous prefix.  Our
+ * callers are programs: "--sh" working today and meaning something else
+ * once a new option shares the prefix would be a silent change of
+ * meaning, so options are spelt out in full and a prefix of one is named.
+ * getopt_long is not used at all: its code is a 64 KiB window of libc's
+ * text of its own in every launch (base/fmt.h).  The errors come in the
+ * order it gave them: an unknown (or ambiguous) word, a value where none
+ * is taken, a missing value, then an abbreviation.
  */
-static int check_spelled_out(const struct nsb_cli_option *o, char *const *argv, struct nsb_error *e)
+static const struct nsb_cli_option *next_option(int argc, char *const *argv, int *i,
+						const char **val, struct nsb_error *e)
 {
-	/* A separate value: the option word is the one before. */
-	const char *tok = argv[optind - 1];
-	size_t n = strlen(o->name);
+	const char *a = argv[*i], *eq = strchr(a, '=');
+	const struct nsb_cli_option *o = NULL;
+	size_t n = eq ? (size_t)(eq - a) : strlen(a);
+	bool exact = false;
+	int matches = 0;
 
-	if (o->metavar && optind >= 2 && optarg == argv[optind - 1])
-		tok = argv[optind - 2];
-	if (strncmp(tok, o->name, n) != 0 || (tok[n] != '\0' && tok[n] != '='))
-		return nsb_cli_usage_err(e, -EINVAL, "spell options out in full",
-					 "option '%s' is abbreviated (did you mean '%s'?)", tok,
-					 o->name);
-	return 0;
+	if (a[1] != '-')
+		return usage_null(e, -EINVAL, "see nsbox --help", "unknown option '-%c'", a[1]);
+	for (size_t k = 0; k < NSB_CLI_N_OPTIONS && !exact; k++) {
+		if (strncmp(nsb_cli_options[k].name, a, n) != 0)
+			continue;
+		o = &nsb_cli_options[k];
+		exact = o->name[n] == '\0';
+		matches++;
+	}
+	if (!exact && matches != 1)
+		return usage_null(e, -EINVAL, "see nsbox --help", "unknown option '%s'", a);
+	if (eq && !o->metavar)
+		return usage_null(e, -EINVAL, "see nsbox --help", "option '%s' takes no value",
+				  o->name);
+	*val = NULL;
+	if (o->metavar && !eq && *i + 1 >= argc)
+		return usage_null(e, -EINVAL, "see nsbox --help", "option '%s' needs a value", a);
+	if (!exact)
+		return usage_null(e, -EINVAL, "spell options out in full",
+				  "option '%s' is abbreviated (did you mean '%s'?)", a, o->name);
+	if (o->metavar)
+		*val = eq ? eq + 1 : argv[*i + 1];
+	*i += o->metavar && !eq ? 2 : 1;
+	return o;
 }
 
 /* Bound the input before looking at it. */
@@ -110,75 +109,64 @@ int nsb_cli_check_rules(struct nsb_cli_state *s, struct nsb_error *e)
 	return 0;
 }
 
-/* Rules between options, and the command after them (argv[optind..]). */
-static int finish(int argc, char *const *argv, struct nsb_cli_state *s, struct nsb_error *e)
+/* Rules between options, and the command after them (argv[ind..]). */
+static int finish(int argc, char *const *argv, int ind, struct nsb_cli_state *s,
+		  struct nsb_error *e)
 {
 	struct nsb_config *c = s->c;
 	int r;
 
 	/* The document brings the options: they are checked once it is read. */
 	if (c->request || c->has_request_fd)
-		return nsb_cli_request_alone(s, argc, optind, e);
+		return nsb_cli_request_alone(s, argc, ind, e);
 	r = nsb_cli_check_rules(s, e);
 	if (r < 0)
 		return r;
 	/* --seccomp-export, --print-policy and --print-profile need no command. */
-	if (optind >= argc && (c->seccomp_export || c->print_policy || c->print_profile))
+	if (ind >= argc && (c->seccomp_export || c->print_policy || c->print_profile))
 		return 0;
-	if (optind >= argc)
+	if (ind >= argc)
 		return nsb_cli_usage_err(e, -EINVAL, "usage: nsbox [OPTIONS] [--] COMMAND [ARG...]",
 					 "no command given");
-	if (!*argv[optind])
+	if (!*argv[ind])
 		return nsb_cli_usage_err(e, -EINVAL, NULL, "the command name is empty");
-	c->cmd_argv = argv + optind;
-	c->cmd_argc = argc - optind;
+	c->cmd_argv = argv + ind;
+	c->cmd_argc = argc - ind;
 	return 0;
 }
 
 static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct nsb_error *e)
 {
-	struct option long_options[NSB_CLI_N_OPTIONS + 1];
 	struct nsb_cli_state s = {.c = c};
-	int opt, li = -1, r;
+	int i = 1, r;
 
 	nsb_config_init(c);
 	r = check_argv_bounds(argc, argv, e);
 	if (r < 0)
 		return r;
-	build_long_options(long_options);
-
-	/*
-	 * '+': stop at the first non-option so the command's own options are
-	 * never taken for ours; ':' and opterr = 0: getopt prints nothing.
-	 */
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+:", long_options, &li)) != -1) {
-		const char *name = argv[optind - 1];
+	/* Up to the first word that is no option ("-" is none) or past "--":
+	 * the command's own options are never taken for ours. */
+	while (i < argc && argv[i][0] == '-' && argv[i][1] != '\0') {
 		const struct nsb_cli_option *o;
+		const char *val = NULL;
 
-		if (opt == ':')
-			return nsb_cli_usage_err(e, -EINVAL, "see nsbox --help",
-						 "option '%s' needs a value", name);
-		if (opt < CLI_VAL_BASE)
-			return unknown_option(e, name);
-		o = &nsb_cli_options[opt - CLI_VAL_BASE];
-		if (li >= 0) {
-			r = check_spelled_out(o, argv, e);
-			if (r < 0)
-				return r;
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
 		}
-		li = -1;
-		s.argv_index = optind - 1;
+		o = next_option(argc, argv, &i, &val, e);
+		if (!o)
+			return -e->err;
+		s.argv_index = i - 1;
 		if (!s.other_option && !nsb_cli_request_may_join(o->name))
 			s.other_option = o->name;
-		r = o->set(o, optarg, &s, e);
+		r = o->set(o, val, &s, e);
 		if (r < 0)
 			return r;
 		if (o->stop)
 			return 0;
 	}
-	return finish(argc, argv, &s, e);
+	return finish(argc, argv, i, &s, e);
 }
 
 /* Does the exact option word ARG take a separate value? */

@@ -16,7 +16,7 @@
 #include "base/macro.h"
 
 /*
- * One row per option, in --help order.  The table drives getopt_long, the
+ * One row per option, in --help order.  The table drives the parser (cli.c), the
  * full-spelling check, the scan for --result-fd after a usage error, and the
  * unit test that holds it against nsb_cli_usage; later it can feed shell
  * completions.  `name` is spelt as the user types it ("--ro"), so grepping an
@@ -34,7 +34,7 @@
  */
 struct nsb_cli_state {
 	struct nsb_config *c;
-	int argv_index;		    /* optind - 1 after the option: where a mount came from */
+	int argv_index;		    /* the last word the option used: where a mount came from */
 	const char *max_output_arg; /* as given, for the --capture check */
 	const char *other_option;   /* the first one that may not go with --request */
 };

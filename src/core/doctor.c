@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/errname.h"
 #include "base/macro.h"
 #include "base/util.h"
@@ -24,7 +25,7 @@ static void add(char *buf, size_t size, const char *fmt, ...)
 		len += 2;
 	}
 	va_start(ap, fmt);
-	(void)vsnprintf(buf + len, size - len, fmt, ap);
+	(void)nsb_vformat(buf + len, size - len, fmt, ap);
 	va_end(ap);
 }
 
@@ -90,12 +91,12 @@ static void judge_userns(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 	struct nsb_doctor_check *c = check(r, "user namespaces", nsb_doctor_userns_ok(f));
 
 	if (c->ok) {
-		snprintf(c->value, sizeof(c->value),
-			 "available (created one and wrote its id maps)");
+		nsb_format(c->value, sizeof(c->value),
+			   "available (created one and wrote its id maps)");
 		return;
 	}
-	snprintf(c->value, sizeof(c->value), "blocked (%s: %s)",
-		 f->userns_step[0] ? f->userns_step : "clone", nsb_errno_name(f->userns_errno));
+	nsb_format(c->value, sizeof(c->value), "blocked (%s: %s)",
+		   f->userns_step[0] ? f->userns_step : "clone", nsb_errno_name(f->userns_errno));
 	userns_causes(f, c);
 }
 
@@ -106,16 +107,16 @@ static void judge_apparmor(const struct nsb_doctor_facts *f, struct nsb_doctor_r
 		check(r, "apparmor", !restricted || f->apparmor_profile_loaded || f->uid == 0);
 
 	c->info = !restricted;
-	snprintf(c->value, sizeof(c->value),
-		 "%s; restrict_unprivileged_userns %s; nsbox profile %s",
-		 f->apparmor_enabled ? "enabled" : "not enabled",
-		 f->apparmor_restrict < 0 ? "absent"
-		 : restricted		  ? "on"
-					  : "off",
-		 f->apparmor_profile_loaded ? "loaded" : "not loaded");
+	nsb_format(c->value, sizeof(c->value),
+		   "%s; restrict_unprivileged_userns %s; nsbox profile %s",
+		   f->apparmor_enabled ? "enabled" : "not enabled",
+		   f->apparmor_restrict < 0 ? "absent"
+		   : restricted		    ? "on"
+					    : "off",
+		   f->apparmor_profile_loaded ? "loaded" : "not loaded");
 	if (!c->ok)
-		snprintf(c->fix, sizeof(c->fix),
-			 "apparmor_parser -r /etc/apparmor.d/nsbox (installed by make install)");
+		nsb_format(c->fix, sizeof(c->fix),
+			   "apparmor_parser -r /etc/apparmor.d/nsbox (installed by make install)");
 }
 
 static void judge_caller(const struct nsb_doctor_facts *f, struct nsb_doctor_report *r)
@@ -123,16 +124,16 @@ static void judge_caller(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 	struct nsb_doctor_check *c = check(r, "seccomp on the caller", f->seccomp_mode <= 0);
 
 	c->info = true;
-	snprintf(c->value, sizeof(c->value), "%s",
-		 f->seccomp_mode < 0	? "unknown"
-		 : f->seccomp_mode == 0 ? "none (Seccomp: 0)"
-		 : f->seccomp_mode == 1 ? "strict mode (Seccomp: 1)"
-					: "a filter applies (Seccomp: 2)");
+	nsb_format(c->value, sizeof(c->value), "%s",
+		   f->seccomp_mode < 0	  ? "unknown"
+		   : f->seccomp_mode == 0 ? "none (Seccomp: 0)"
+		   : f->seccomp_mode == 1 ? "strict mode (Seccomp: 1)"
+					  : "a filter applies (Seccomp: 2)");
 	c = check(r, "container", !f->container[0]);
 	c->info = true;
-	snprintf(c->value, sizeof(c->value), "%s%s",
-		 f->container[0] ? "probably inside a container (heuristic): " : "no sign of one",
-		 f->container);
+	nsb_format(c->value, sizeof(c->value), "%s%s",
+		   f->container[0] ? "probably inside a container (heuristic): " : "no sign of one",
+		   f->container);
 }
 
 static void judge_kernel(const struct nsb_doctor_facts *f, struct nsb_doctor_report *r)
@@ -140,34 +141,35 @@ static void judge_kernel(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 	struct nsb_doctor_check *c = check(r, "kernel", true);
 
 	c->info = true;
-	snprintf(c->value, sizeof(c->value), "%s", f->kernel[0] ? f->kernel : "unknown");
+	nsb_format(c->value, sizeof(c->value), "%s", f->kernel[0] ? f->kernel : "unknown");
 
 	c = check(r, "mount API", f->mount_api);
-	snprintf(c->value, sizeof(c->value), "%s",
-		 f->mount_api ? "fsopen, open_tree, move_mount available" : "missing (ENOSYS)");
+	nsb_format(c->value, sizeof(c->value), "%s",
+		   f->mount_api ? "fsopen, open_tree, move_mount available" : "missing (ENOSYS)");
 	if (!c->ok)
-		snprintf(c->fix, sizeof(c->fix), "use Linux 5.2 or later");
+		nsb_format(c->fix, sizeof(c->fix), "use Linux 5.2 or later");
 
 	c = check(r, "seccomp", f->seccomp_filter);
-	snprintf(c->value, sizeof(c->value), "filters %s; user notification %s",
-		 f->seccomp_filter ? "yes" : "no", f->seccomp_notify ? "yes" : "no");
+	nsb_format(c->value, sizeof(c->value), "filters %s; user notification %s",
+		   f->seccomp_filter ? "yes" : "no", f->seccomp_notify ? "yes" : "no");
 	if (!c->ok)
-		snprintf(c->fix, sizeof(c->fix), "use a kernel built with CONFIG_SECCOMP_FILTER=y");
+		nsb_format(c->fix, sizeof(c->fix),
+			   "use a kernel built with CONFIG_SECCOMP_FILTER=y");
 
 	c = check(r, "landlock", f->landlock_abi >= 1);
 	if (f->landlock_abi >= 1)
-		snprintf(c->value, sizeof(c->value),
-			 "ABI %d (filesystem rules; TCP rules %s; signal and socket scoping %s)",
-			 f->landlock_abi, f->landlock_abi >= NSB_LANDLOCK_ABI_NET ? "yes" : "no",
-			 f->landlock_abi >= NSB_LANDLOCK_ABI_SCOPE ? "yes" : "no");
+		nsb_format(c->value, sizeof(c->value),
+			   "ABI %d (filesystem rules; TCP rules %s; signal and socket scoping %s)",
+			   f->landlock_abi, f->landlock_abi >= NSB_LANDLOCK_ABI_NET ? "yes" : "no",
+			   f->landlock_abi >= NSB_LANDLOCK_ABI_SCOPE ? "yes" : "no");
 	else
-		snprintf(c->value, sizeof(c->value), "not available");
+		nsb_format(c->value, sizeof(c->value), "not available");
 	if (!c->ok)
-		snprintf(
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"boot Linux 5.13 or later with landlock in lsm= (e.g. lsm=landlock,lockdown,yama,apparmor)");
 	else if (f->landlock_abi < NSB_LANDLOCK_ABI_NET)
-		snprintf(
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"Linux 6.7 or later lets --isolation landlock switch TCP off; until then it needs --share-net");
 }
@@ -189,9 +191,9 @@ static void judge_cgroup(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 	struct nsb_doctor_check *c = check(r, "cgroup v2", f->cgroup2 && f->cgroup_writable && ctl);
 
 	if (!f->cgroup2) {
-		snprintf(c->value, sizeof(c->value),
-			 "no cgroup2 mount (limits fall back to rlimits)");
-		snprintf(
+		nsb_format(c->value, sizeof(c->value),
+			   "no cgroup2 mount (limits fall back to rlimits)");
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"mount -t cgroup2 none /sys/fs/cgroup (or boot with systemd.unified_cgroup_hierarchy=1)");
 		c->info = true;
@@ -204,17 +206,17 @@ static void judge_cgroup(const struct nsb_doctor_facts *f, struct nsb_doctor_rep
 			   f->cgroup_controllers[0] ? f->cgroup_controllers : "none",
 			   f->cgroup_writable ? "yes" : "no");
 	if (c->ok)
-		snprintf(c->fix, sizeof(c->fix), "--cgroup-parent %s", f->cgroup_own);
+		nsb_format(c->fix, sizeof(c->fix), "--cgroup-parent %s", f->cgroup_own);
 	else if (f->uid != 0 && f->systemd_run)
-		snprintf(
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"systemd-run --user --scope -p Delegate=yes -- nsbox ... gives a delegated cgroup");
 	else if (f->cgroup_writable)
-		snprintf(
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"enable memory and pids for this cgroup's children (cgroup.subtree_control), or choose --cgroup-parent");
 	else
-		snprintf(
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"give this user a delegated cgroup (systemd: Delegate=yes) and name it with --cgroup-parent");
 	/* Limits still work through rlimits: not a failure of the sandbox. */
@@ -243,16 +245,16 @@ void nsb_doctor_judge(const struct nsb_doctor_facts *f, struct nsb_doctor_report
 	r.exit_code = full ? NSB_DOCTOR_FULL : landlock ? NSB_DOCTOR_DEGRADED : NSB_DOCTOR_NONE;
 
 	struct nsb_doctor_check *c = check(&r, "isolation", full);
-	snprintf(c->value, sizeof(c->value), "default: %s; with --isolation auto: %s%s",
-		 r.isolation_default, r.isolation_auto,
-		 landlock && !r.landlock_net ? " (only with --share-net: no TCP rules)" : "");
+	nsb_format(c->value, sizeof(c->value), "default: %s; with --isolation auto: %s%s",
+		   r.isolation_default, r.isolation_auto,
+		   landlock && !r.landlock_net ? " (only with --share-net: no TCP rules)" : "");
 	if (!full && landlock)
-		snprintf(
+		nsb_format(
 			c->fix, sizeof(c->fix),
 			"fix the user namespace line above, or run with --isolation landlock (weaker: see nsbox(1) ISOLATION MODES)");
 	else if (!full)
-		snprintf(c->fix, sizeof(c->fix),
-			 "fix the user namespace line above; Landlock is not available either");
+		nsb_format(c->fix, sizeof(c->fix),
+			   "fix the user namespace line above; Landlock is not available either");
 	*ret = r;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "core/cgroup_parse.h"
 #include "core/limitplan.h"
 
@@ -68,8 +69,8 @@ static int cpu_quota(uint64_t cpus_milli, uint64_t *ret_quota_us, struct nsb_err
 	char fraction[32];
 	int r;
 
-	snprintf(fraction, sizeof(fraction), "%" PRIu64 ".%03" PRIu64, cpus_milli / 1000,
-		 cpus_milli % 1000);
+	nsb_format(fraction, sizeof(fraction), "%" PRIu64 ".%03" PRIu64, cpus_milli / 1000,
+		   cpus_milli % 1000);
 	r = nsb_cgroup_cpus_to_quota(fraction, NSB_CGROUP_PERIOD_US_DEFAULT, ret_quota_us);
 	if (r < 0)
 		return nsb_error_setx(e, r, NSB_STAGE_LIMITS, "--cpus %s: no cpu.max quota for it",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 #include "core/cli_options.h"
 #include "core/config.h"
@@ -290,7 +291,7 @@ void nsb_net_entry_format(const struct nsb_net_entry *en, char *buf, size_t size
 	else if (en->ports == NSB_NET_PORTS_WEB)
 		ports = "80,443";
 	else
-		snprintf(port, sizeof(port), "%u", en->port);
+		nsb_format(port, sizeof(port), "%u", en->port);
 	(void)nsb_snprintf(buf, size, "%s%s%s%s:%s", en->wildcard ? "*." : "",
 			   en->family == AF_INET6 ? "[" : "", en->host,
 			   en->family == AF_INET6 ? "]" : "", ports);
@@ -424,11 +425,11 @@ bool nsb_net_proxy_env(size_t i, uint16_t port, char *name, char *value)
 
 	if (i >= ARRAY_SIZE(names))
 		return false;
-	snprintf(name, 16, "%s", names[i]);
+	nsb_format(name, 16, "%s", names[i]);
 	if (i % 4 == 3)
-		snprintf(value, 48, "localhost,127.0.0.1");
+		nsb_format(value, 48, "localhost,127.0.0.1");
 	else
-		snprintf(value, 48, "%s://127.0.0.1:%u", i % 4 == 2 ? "socks5h" : "http", port);
+		nsb_format(value, 48, "%s://127.0.0.1:%u", i % 4 == 2 ? "socks5h" : "http", port);
 	return true;
 }
 

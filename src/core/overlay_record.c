@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "core/overlay_record.h"
 
 int nsb_ovl_list_add(struct nsb_ovl_list *l, const char *path, const char *type, unsigned mode,
@@ -77,7 +78,7 @@ static void put_list(struct nsb_json *j, const char *key, const struct nsb_ovl_l
 		} else {
 			nsb_json_put_str(j, "type", it->type);
 			char mode[8];
-			snprintf(mode, sizeof(mode), "%04o", it->mode & 07777);
+			nsb_format(mode, sizeof(mode), "%04o", it->mode & 07777);
 			nsb_json_put_str(j, "mode", mode);
 			nsb_json_put_uint(j, "size", it->size);
 			nsb_json_put_str(j, "sha256", it->has_sha ? it->sha256 : NULL);

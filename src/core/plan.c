@@ -10,6 +10,7 @@
 #include "core/netpolicy.h"
 #include "core/plan.h"
 #include "core/plan_env.h"
+#include "base/fmt.h"
 #include "base/util.h"
 
 /*
@@ -168,8 +169,8 @@ static void plan_scalars(const struct nsb_config *c, const struct nsb_facts *f, 
 	p->tmp_size = c->tmp_size ? c->tmp_size : NSB_DEFAULT_TMP_SIZE;
 	p->pipe_output = c->has_max_output || c->capture;
 	p->argc = c->cmd_argc;
-	snprintf(p->hostname, sizeof(p->hostname), "%s",
-		 c->hostname ? c->hostname : NSB_DEFAULT_HOSTNAME);
+	nsb_format(p->hostname, sizeof(p->hostname), "%s",
+		   c->hostname ? c->hostname : NSB_DEFAULT_HOSTNAME);
 }
 
 /* The project root: --project's real path, or the working directory. */

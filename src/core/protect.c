@@ -7,7 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/fmt.h"
 #include "core/protect.h"
+#include "base/util.h"
 
 /*
  * What a payload could plant in a writable bind to run code later on the
@@ -55,7 +57,7 @@ int nsb_protect_glob_valid(const char *glob)
 		if ((unsigned char)*s <= ' ' || *s == 0x7f)
 			return -EINVAL;
 	for (;;) {
-		size_t n = strcspn(comp, "/");
+		size_t n = nsb_strcspn(comp, "/");
 		if (n == 0 || (n == 1 && comp[0] == '.') ||
 		    (n == 2 && comp[0] == '.' && comp[1] == '.'))
 			return -EINVAL;
@@ -192,7 +194,7 @@ static int hooks_path_line(const char *l, size_t n, char *sec, size_t sec_size, 
 		size_t j = ++i;
 		while (j < n && l[j] != ']' && !isspace((unsigned char)l[j]) && l[j] != '"')
 			j++;
-		snprintf(sec, sec_size, "%.*s", (int)(j - i), l + i);
+		nsb_format(sec, sec_size, "%.*s", (int)(j - i), l + i);
 		return 0;
 	}
 	if (strcasecmp(sec, "core") != 0 || n - i < 9 || strncasecmp(l + i, "hookspath", 9) != 0)
@@ -227,7 +229,7 @@ int nsb_git_hooks_path(const char *config, size_t len, char *out, size_t size)
 		const char *nl = memchr(config + at, '\n', len - at);
 		size_t n = nl ? (size_t)(nl - config - at) : len - at;
 		if (hooks_path_line(config + at, n, sec, sizeof(sec), val, sizeof(val)) > 0) {
-			snprintf(out, size, "%s", val); /* the last one wins, as in git */
+			nsb_format(out, size, "%s", val); /* the last one wins, as in git */
 			found = 1;
 		}
 		at += n + 1;

@@ -7,6 +7,7 @@
 
 #include "core/request.h"
 #include "core/cli_options.h"
+#include "base/fmt.h"
 #include "base/macro.h"
 
 enum kind {
@@ -119,7 +120,7 @@ _printf_(5, 6) static int fail(struct ctx *x, const struct nsb_jval *v, int err,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	nsb_vformat(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	nsb_jval_path(v, path, sizeof(path));
 	nsb_jdoc_where(x->d, v, &line, &col);
@@ -248,7 +249,7 @@ static int apply_env(struct ctx *x, const struct nsb_jval *v, const char *option
 		if (m->type == NSB_JNULL)
 			memcpy(arg, m->key, m->key_len + 1);
 		else
-			snprintf(arg, n + 1, "%s=%s", m->key, m->str);
+			nsb_format(arg, n + 1, "%s=%s", m->key, m->str);
 		r = apply_option(x, m, option, arg);
 		if (r < 0)
 			return r;
@@ -372,14 +373,14 @@ static const char *member_in(const struct member *t, const char *prefix, const c
 	for (; t->name; t++) {
 		if (t->kind == K_GROUP) {
 			char pre[64];
-			snprintf(pre, sizeof(pre), "%s.", t->name);
+			nsb_format(pre, sizeof(pre), "%s.", t->name);
 			if (member_in(t->group, pre, option, buf, size))
 				return buf;
 			continue;
 		}
 		if ((t->option && strcmp(t->option, option) == 0) ||
 		    (t->option2 && strcmp(t->option2, option) == 0)) {
-			snprintf(buf, size, "%s%s", prefix, t->name);
+			nsb_format(buf, size, "%s%s", prefix, t->name);
 			return buf;
 		}
 	}

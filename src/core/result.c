@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/json.h"
 #include "base/macro.h"
 #include "core/overlay_record.h"
@@ -267,7 +268,7 @@ static void put_captured(struct nsb_json *j, const char *name, const char *data,
 	} else {
 		nsb_json_string_len(j, data ? data : "", data ? len : 0);
 	}
-	snprintf(flag, sizeof(flag), "%s_invalid_utf8", name);
+	nsb_format(flag, sizeof(flag), "%s_invalid_utf8", name);
 	nsb_json_put_bool(j, flag, j->replaced_invalid_utf8);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/json.h"
 #include "base/util.h"
 #include "core/approval.h"
@@ -101,7 +102,7 @@ int nsb_front_ask(const struct nsb_config *c, struct nsb_front *f,
 		nsb_ask_rule_text(rule, a->rule, sizeof(a->rule));
 		if (rule->consequence) {
 			a->has_consequence = true;
-			snprintf(a->consequence, sizeof(a->consequence), "%s", rule->consequence);
+			nsb_format(a->consequence, sizeof(a->consequence), "%s", rule->consequence);
 		}
 	}
 	/* The default launch stops here: no hashing, no policy printed. */

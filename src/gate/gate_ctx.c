@@ -6,13 +6,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "base/fmt.h"
 #include "gate/gate_ctx.h"
 
 void nsb_gate_text(char *buf, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, NSB_GATE_TEXT_MAX, fmt, ap);
+	nsb_vformat(buf, NSB_GATE_TEXT_MAX, fmt, ap);
 	va_end(ap);
 }
 
@@ -22,6 +23,6 @@ int nsb_gate_refuse(struct nsb_gate_ctx *c, const char *rule, int idx)
 	v->allowed = false;
 	v->rule = rule;
 	v->argv_index = idx;
-	snprintf(v->token, sizeof(v->token), "%s", c->in->argv[idx]);
+	nsb_format(v->token, sizeof(v->token), "%s", c->in->argv[idx]);
 	return 1;
 }

@@ -19,6 +19,7 @@
 
 #include "gate/gate_deny.h"
 #include "gate/gate_tables.h"
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "base/sha256.h"
 
@@ -71,7 +72,7 @@ static bool same_file(struct listing *l, const char *name, unsigned char type,
 		return l->has_id && ino == l->ino;
 	if (type != NSB_DT_LNK && type != NSB_DT_UNKNOWN)
 		return false;
-	if (snprintf(host, sizeof(host), "%s/%s", l->dir, name) >= (int)sizeof(host))
+	if (nsb_format(host, sizeof(host), "%s/%s", l->dir, name) >= (int)sizeof(host))
 		return false;
 	if (type == NSB_DT_LNK && l->has_id && fs->file_id)
 		return fs->file_id(fs->ud, host, &dev2, &ino2) == 0 && dev2 == l->dev &&
@@ -111,7 +112,7 @@ static int found(void *ud, const char *name, unsigned char type, unsigned long l
 
 	if (!same_file(l, name, type, ino))
 		return 0;
-	snprintf(l->found, NSB_GATE_NAME_MAX + 1, "%s", name);
+	nsb_format(l->found, NSB_GATE_NAME_MAX + 1, "%s", name);
 	return 1; /* found: stop */
 }
 
@@ -158,7 +159,7 @@ static const char *ids_find(const struct nsb_gate_ctx *c, struct nsb_deny_ids *i
 	const struct nsb_fs_ops *fs = c->in->fs;
 	char dir[PATH_MAX];
 
-	if (!ids || !fs->list_dir || snprintf(dir, sizeof(dir), "%s", real) >= (int)sizeof(dir))
+	if (!ids || !fs->list_dir || nsb_format(dir, sizeof(dir), "%s", real) >= (int)sizeof(dir))
 		return NULL;
 	char *slash = strrchr(dir, '/');
 	if (!slash)
@@ -253,8 +254,8 @@ static int check_modes(struct nsb_gate_ctx *c, int s, int e, const char *called,
 		nsb_gate_refuse(c, NSB_RULE_EXEC_DESTRUCTIVE, j - 1);
 		char words[NSB_GATE_TEXT_MAX / 2] = "";
 		for (size_t w = 0; w < m->n_words; w++)
-			snprintf(words + strlen(words), sizeof(words) - strlen(words), " %s",
-				 m->words[w]);
+			nsb_format(words + strlen(words), sizeof(words) - strlen(words), " %s",
+				   m->words[w]);
 		nsb_gate_text(c->v->reason, "'%s' run as '%s ...%s' deletes files (deny-mode)",
 			      called, m->tool, words);
 		nsb_gate_text(c->v->hint,

@@ -40,6 +40,7 @@
 
 #include "gate/gate_fs_cache.h"
 #include "gate/gate_input.h"
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "base/sha256.h"
 #include "base/util.h"
@@ -60,9 +61,9 @@ int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)
 		return -ENOENT;
 	/* The base directory specification: a relative value is ignored. */
 	if (where != NSB_CACHE_HOME && xdg && xdg[0] == '/')
-		n = snprintf(out, outsz, "%s/nsbox", xdg);
+		n = nsb_format(out, outsz, "%s/nsbox", xdg);
 	else if (where != NSB_CACHE_XDG && home && home[0] == '/')
-		n = snprintf(out, outsz, "%s/.cache/nsbox", home);
+		n = nsb_format(out, outsz, "%s/.cache/nsbox", home);
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
@@ -71,7 +72,7 @@ int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)
 int nsb_gate_cache_mkdir(const char *dir)
 {
 	char parent[PATH_MAX];
-	int n = snprintf(parent, sizeof(parent), "%s", dir);
+	int n = nsb_format(parent, sizeof(parent), "%s", dir);
 	char *slash;
 
 	if (n < 0 || (size_t)n >= sizeof(parent))
@@ -95,9 +96,10 @@ int nsb_gate_cache_mkdir(const char *dir)
 /* The directory's identity line, as written and compared. */
 static int dir_line(const struct stat *st, char *out, size_t outsz)
 {
-	int n = snprintf(out, outsz, "dir %" PRIu64 " %" PRIu64 " %lld %ld %lld %ld\n",
-			 (uint64_t)st->st_dev, (uint64_t)st->st_ino, (long long)st->st_mtim.tv_sec,
-			 st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+	int n = nsb_format(out, outsz, "dir %" PRIu64 " %" PRIu64 " %lld %ld %lld %ld\n",
+			   (uint64_t)st->st_dev, (uint64_t)st->st_ino,
+			   (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+			   (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
 	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : n;
 }
 
@@ -111,7 +113,7 @@ static int key_line(const unsigned char key[NSB_SHA256_LEN], char *out, size_t o
 		hex[2 * i + 1] = digits[key[i] & 15];
 	}
 	hex[2 * NSB_SHA256_LEN] = '\0';
-	int n = snprintf(out, outsz, "key %s\n", hex);
+	int n = nsb_format(out, outsz, "key %s\n", hex);
 	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : n;
 }
 
@@ -120,7 +122,7 @@ static int file_path(const char *cache_dir, const char *dir, char *out, size_t o
 	char hex[NSB_SHA256_HEX];
 
 	nsb_sha256_hex(dir, strlen(dir), hex);
-	int n = snprintf(out, outsz, "%s/deny-%.32s", cache_dir, hex);
+	int n = nsb_format(out, outsz, "%s/deny-%.32s", cache_dir, hex);
 	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
 }
 
@@ -227,18 +229,18 @@ static void store(const char *cache_dir, const char *path, const char *head,
 	int len;
 
 	if (!buf ||
-	    snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
+	    nsb_format(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof(tmp))
 		return;
-	len = snprintf(buf, CACHE_MAX, "%s", head);
+	len = nsb_format(buf, CACHE_MAX, "%s", head);
 	n = (size_t)len;
 	for (size_t i = 0; i < k->n; i++) {
-		len = snprintf(buf + n, CACHE_MAX - n, "%u %llu %s\n", k->v[i].type, k->v[i].ino,
-			       k->v[i].name);
+		len = nsb_format(buf + n, CACHE_MAX - n, "%u %llu %s\n", k->v[i].type, k->v[i].ino,
+				 k->v[i].name);
 		if (len < 0 || (size_t)len >= CACHE_MAX - n)
 			return;
 		n += (size_t)len;
 	}
-	len = snprintf(buf + n, CACHE_MAX - n, "end\n");
+	len = nsb_format(buf + n, CACHE_MAX - n, "end\n");
 	if (len < 0 || (size_t)len >= CACHE_MAX - n)
 		return;
 	n += (size_t)len;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate/gate_input.h"
+#include "base/fmt.h"
 #include "base/util.h"
 
 /*
@@ -47,12 +48,12 @@ int nsb_gate_map_host(const struct nsb_gate_input *in, const char *inside, char 
 	}
 	int n;
 	if (best && !(best_len == 1))
-		n = snprintf(out, outsz, "%s%s", best->host, inside + best_len);
+		n = nsb_format(out, outsz, "%s%s", best->host, inside + best_len);
 	else if (best)
-		n = snprintf(out, outsz, "%s%s%s", best->host, strcmp(best->host, "/") ? "/" : "",
-			     inside + 1);
+		n = nsb_format(out, outsz, "%s%s%s", best->host, strcmp(best->host, "/") ? "/" : "",
+			       inside + 1);
 	else
-		n = snprintf(out, outsz, "%s", inside);
+		n = nsb_format(out, outsz, "%s", inside);
 	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
 }
 

@@ -28,6 +28,7 @@
 
 #include "gate/gate_interp_tab.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 /* ---- rule ----------------------------------------------------------- */
 
@@ -75,7 +76,7 @@ static bool has(const char *set, char ch)
 
 static bool in_list(const char *const *list, const char *a)
 {
-	size_t n = strcspn(a, "=");
+	size_t n = nsb_strcspn(a, "=");
 	for (; list && *list; list++)
 		if (strlen(*list) == n && strncmp(*list, a, n) == 0)
 			return true;
@@ -126,10 +127,10 @@ static bool perl_module_ok(const char *v)
 	if (!isalnum((unsigned char)*v) && *v != '_')
 		return false;
 	/* Foo::Bar, v5.36, 5.010: a name or a version */
-	v += strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.");
+	v += nsb_strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.");
 	if (*v == '=')
-		v += 1 + strspn(v + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				       "0123456789_:,./+-");
+		v += 1 + nsb_strspn(v + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					   "0123456789_:,./+-");
 	return *v == '\0';
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gate/gate_interp_tab.h"
+#include "base/fmt.h"
 #include "base/macro.h"
 
 /* ---- table ---------------------------------------------------------- */
@@ -249,7 +250,7 @@ void nsb_gate_tool_family(const char *name, char *out, size_t outsz)
 	static const char *const suffixes[] = {"-static", "-dbg", "-debug", NULL};
 	if (!outsz)
 		return;
-	snprintf(out, outsz, "%s", name ? name : "");
+	nsb_format(out, outsz, "%s", name ? name : "");
 	strip_triplet(out);
 	size_t n = strlen(out);
 	for (size_t i = 0; suffixes[i]; i++) {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "gate/gate_rules.h"
+#include "base/util.h"
 
 /* strict: the first shell metacharacter in s, as a printable name, or NULL. */
 static const char *metachar(const char *s)
@@ -71,7 +72,7 @@ static size_t redirection(const char *s)
 {
 	static const char *const ops[] = {">",	 ">>", ">&", ">|", "<",	  "<<", "<<<",
 					  "<<-", "<>", "<&", "&>", "&>>", NULL};
-	size_t d = strspn(s, "0123456789");
+	size_t d = nsb_strspn(s, "0123456789");
 	if (d && s[d] != '<' && s[d] != '>')
 		return 0;
 	size_t n = longest(s + d, ops);
@@ -79,7 +80,7 @@ static size_t redirection(const char *s)
 		return 0;
 	n += d;
 	if (s[n - 1] == '&') /* >&2, <&0, >&- */
-		n += s[n] == '-' ? 1 : strspn(s + n, "0123456789");
+		n += s[n] == '-' ? 1 : nsb_strspn(s + n, "0123456789");
 	return n;
 }
 

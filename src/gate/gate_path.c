@@ -27,6 +27,7 @@
 
 #include "gate/gate_path.h"
 #include "gate/gate_rules.h"
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "base/util.h"
 
@@ -78,7 +79,7 @@ static int refuse_path(struct nsb_gate_ctx *c, int idx, const char *rule, const 
 		       const char *resolved, const char *why)
 {
 	nsb_gate_refuse(c, rule, idx);
-	snprintf(c->v->resolved, sizeof(c->v->resolved), "%s", resolved);
+	nsb_format(c->v->resolved, sizeof(c->v->resolved), "%s", resolved);
 	if (strcmp(rule, NSB_RULE_PATH_SYMLINK_ESC) == 0) {
 		nsb_gate_text(c->v->reason, "'%s' %s", cand, why);
 		nsb_gate_text(c->v->hint,
@@ -169,13 +170,13 @@ static const char *proc_pid_dir(const char *cur, bool *self)
 	if ((n == 4 && strncmp(p, "self", 4) == 0) ||
 	    (n == 11 && strncmp(p, "thread-self", 11) == 0))
 		*self = true;
-	else if (n && strspn(p, digits) >= n)
+	else if (n && nsb_strspn(p, digits) >= n)
 		*self = false;
 	else
 		return NULL;
 	if (strncmp(e, "/task/", 6) == 0) {
 		const char *t = e + 6, *te = strchrnul(t, '/');
-		if (te > t && strspn(t, digits) >= (size_t)(te - t))
+		if (te > t && nsb_strspn(t, digits) >= (size_t)(te - t))
 			e = te;
 	}
 	return e;
@@ -233,15 +234,16 @@ static enum view view_walk(const struct nsb_gate_ctx *c, const char *abs, char *
 			return VIEW_HOST;
 		for (size_t i = 0; i < ARRAY_SIZE(dev_links); i++)
 			if (strcmp(cur, dev_links[i][0]) == 0)
-				snprintf(cur, sizeof(cur), "%s", dev_links[i][1]);
+				nsb_format(cur, sizeof(cur), "%s", dev_links[i][1]);
 		bool self = false;
 		const char *after = proc_pid_dir(cur, &self);
 		if (!after)
 			continue;
 		if (strcmp(after, "/root") == 0 || (self && strcmp(after, "/cwd") == 0)) {
 			/* the sandbox's '/' (or working directory) again */
-			snprintf(cur, sizeof(cur), "%s",
-				 after[1] == 'r' || strcmp(c->in->cwd, "/") == 0 ? "" : c->in->cwd);
+			nsb_format(cur, sizeof(cur), "%s",
+				   after[1] == 'r' || strcmp(c->in->cwd, "/") == 0 ? ""
+										   : c->in->cwd);
 			changed = true;
 			climbed = false;
 			continue;
@@ -258,7 +260,7 @@ static enum view view_walk(const struct nsb_gate_ctx *c, const char *abs, char *
 		return VIEW_OWN;
 	if (!changed)
 		return VIEW_HOST;
-	snprintf(out, outsz, "%s", cur[0] ? cur : "/");
+	nsb_format(out, outsz, "%s", cur[0] ? cur : "/");
 	return VIEW_REROOT;
 }
 
@@ -266,7 +268,7 @@ static enum view view_walk(const struct nsb_gate_ctx *c, const char *abs, char *
 static bool top_exists(const struct nsb_gate_ctx *c, const char *lex)
 {
 	const char *top = lex + 1;
-	size_t n = strcspn(top, "/");
+	size_t n = nsb_strcspn(top, "/");
 	if (!c->in->view || n == 0)
 		return true;
 	for (size_t i = 0; i < c->in->n_view + c->in->n_roots; i++) {
@@ -305,11 +307,11 @@ int nsb_gate_path_judge(struct nsb_path_arg *a, const char *s)
 		if (!c->in->home)
 			return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, s,
 					   "names the home directory, which is not visible");
-		n = snprintf(abs, sizeof(abs), "%s%s", c->in->home, s + 1);
+		n = nsb_format(abs, sizeof(abs), "%s%s", c->in->home, s + 1);
 	} else if (s[0] == '/') {
-		n = snprintf(abs, sizeof(abs), "%s", s);
+		n = nsb_format(abs, sizeof(abs), "%s", s);
 	} else {
-		n = snprintf(abs, sizeof(abs), "%s/%s", a->base ? a->base : c->in->cwd, s);
+		n = nsb_format(abs, sizeof(abs), "%s/%s", a->base ? a->base : c->in->cwd, s);
 	}
 	if (n < 0 || (size_t)n >= sizeof(abs))
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, "", "is too long to resolve");
@@ -356,7 +358,7 @@ int nsb_gate_path_judge(struct nsb_path_arg *a, const char *s)
 	if (resolve_prefix(c, idx, s, host, real, sizeof(real), &cut))
 		return 1;
 
-	n = snprintf(abs, sizeof(abs), "%s/%s", real, host + cut);
+	n = nsb_format(abs, sizeof(abs), "%s/%s", real, host + cut);
 	if (n < 0 || (size_t)n >= sizeof(abs) ||
 	    nsb_path_normalize(NULL, abs, final, sizeof(final)) < 0)
 		return refuse_path(c, idx, NSB_RULE_PATH_OUTSIDE, s, real,
@@ -381,7 +383,7 @@ bool nsb_gate_path_exists(struct nsb_path_arg *a, const char *s)
 		a->over = true;
 		return false;
 	}
-	int n = snprintf(inside, sizeof(inside), "%s/%s", a->base ? a->base : in->cwd, s);
+	int n = nsb_format(inside, sizeof(inside), "%s/%s", a->base ? a->base : in->cwd, s);
 	if (n < 0 || (size_t)n >= sizeof(inside))
 		return false;
 	if (nsb_gate_map_host(in, inside, host, sizeof(host)) < 0)

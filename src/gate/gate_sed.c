@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gate/gate_path.h"
+#include "base/util.h"
 
 /* Past a regex opened by delim at *p (p at the first byte inside); at the
  * end of the script when it is not closed. */
@@ -59,9 +60,9 @@ static const char *skip_address(const char *p)
 		return p + 1;
 	if (*p == '+' || *p == '~')
 		p++;
-	p += strspn(p, "0123456789");
+	p += nsb_strspn(p, "0123456789");
 	if (*p == '~')
-		p += 1 + strspn(p + 1, "0123456789");
+		p += 1 + nsb_strspn(p + 1, "0123456789");
 	return p;
 }
 
@@ -70,7 +71,7 @@ static int judge_name(struct nsb_path_arg *a, const char *p, const char **end)
 {
 	char name[PATH_MAX];
 	p = skip_blanks(p);
-	size_t len = strcspn(p, "\n");
+	size_t len = nsb_strcspn(p, "\n");
 	*end = p + len;
 	if (!len || len >= sizeof(name))
 		return 0; /* sed refuses a missing name; a long one: path.too_long */
@@ -110,11 +111,11 @@ int nsb_gate_sed_script(struct nsb_path_arg *a, const char *script)
 	const char *p = script;
 
 	for (;;) {
-		p += strspn(p, " \t\n;");
+		p += nsb_strspn(p, " \t\n;");
 		if (!*p)
 			return 0;
 		if (*p == '#') {
-			p += strcspn(p, "\n");
+			p += nsb_strcspn(p, "\n");
 			continue;
 		}
 		p = skip_address(p);
@@ -177,7 +178,7 @@ int nsb_gate_sed_script(struct nsb_path_arg *a, const char *script)
 		case 'Q':
 		case 'l':
 		case 'L':
-			p += strcspn(p, ";\n");
+			p += nsb_strcspn(p, ";\n");
 			break;
 		default:
 			return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gate/gate_shellopt.h"
+#include "base/util.h"
 
 static const char *skip_delimited(const char *p, char delim)
 {
@@ -113,7 +114,7 @@ static int command(char cmd, const char **pp)
 	case 't':
 	case 'T':
 	case 'v':
-		p += strcspn(p, ";\n");
+		p += nsb_strcspn(p, ";\n");
 		break;
 	case 'q':
 	case 'Q':

@@ -14,6 +14,7 @@
 #include "gate/gate_interp.h"
 #include "gate/gate_shellopt.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 /* ---- rows ----------------------------------------------------------- */
 
@@ -117,7 +118,7 @@ static int row_parse(const char *text, struct nsb_shellopt *r, size_t *col, cons
 			       : "an OPTION must follow TOOL[:SUB]");
 	while (blank(*o))
 		o++;
-	size_t ol = strcspn(o, " \t\r");
+	size_t ol = nsb_strcspn(o, " \t\r");
 	if (ol == 0 || ol > NAME_MAX || !opt_valid(o, ol))
 		return fail(col, why, (size_t)(o - text),
 			    "OPTION: -x, --long, -long, +, NAME=, %1 or *");
@@ -323,7 +324,7 @@ static const char *opt_value(const char *o, char *const *argv, int i, int e, int
 	const char *w = a;
 	if (o[1] != '-' && strncmp(a, "--", 2) == 0)
 		w = a + 1; /* gdb --ex for -ex */
-	size_t wl = strcspn(w, "=");
+	size_t wl = nsb_strcspn(w, "=");
 	bool hit = o[1] == '-' ? (wl >= 3 && wl <= ol && strncmp(w, o, wl) == 0)
 			       : (w[0] == '-' && wl == ol && strncmp(w, o, wl) == 0);
 	if (!hit)

@@ -13,7 +13,9 @@
 
 #include "gate/gate_policy.h"
 #include "gate/gate_tables.h"
+#include "base/fmt.h"
 #include "base/json.h"
+#include "base/util.h"
 
 static const char *const run_names[] = {
 	[NSB_RUN_FIRST] = "first", [NSB_RUN_ENV] = "env",     [NSB_RUN_APPLET] = "applet",
@@ -37,7 +39,7 @@ static int terr(char *err, int r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err, NSB_GATE_TABLE_ERR_MAX, fmt, ap);
+	nsb_vformat(err, NSB_GATE_TABLE_ERR_MAX, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -48,7 +50,7 @@ static const char *next_word(const char **s, size_t *len)
 	const char *w = *s;
 	while (*w == ' ' || *w == '\t' || *w == '\r')
 		w++;
-	*len = strcspn(w, " \t\r");
+	*len = nsb_strcspn(w, " \t\r");
 	*s = w + *len;
 	return w;
 }
@@ -479,7 +481,7 @@ int nsb_gate_wrappers_load_all(struct nsb_gate_policy *p)
 			continue;
 		/* a policy's entry of that name stands */
 		char buf[NSB_GATE_NAME_MAX + 1];
-		size_t n = strcspn(name, " ");
+		size_t n = nsb_strcspn(name, " ");
 		if (n > NSB_GATE_NAME_MAX)
 			return -EINVAL;
 		memcpy(buf, name, n);
@@ -563,9 +565,9 @@ void nsb_gate_tables_json(struct nsb_json *j, const struct nsb_gate_policy *p)
 	for (size_t i = 0; i < p->n_deny_modes; i++) {
 		const struct nsb_deny_mode *m = &p->deny_modes[i];
 		char buf[NSB_GATE_NAME_MAX + NSB_GATE_MAX_MODE_WORDS * (NSB_GATE_WORD_MAX + 1) + 1];
-		size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", m->tool);
+		size_t n = (size_t)nsb_format(buf, sizeof(buf), "%s", m->tool);
 		for (size_t k = 0; k < m->n_words && n < sizeof(buf); k++)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s", m->words[k]);
+			n += (size_t)nsb_format(buf + n, sizeof(buf) - n, " %s", m->words[k]);
 		nsb_json_string(j, buf);
 	}
 	nsb_json_end_array(j);

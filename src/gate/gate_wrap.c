@@ -14,7 +14,9 @@
 
 #include "gate/gate_exec.h"
 #include "gate/gate_opts.h"
+#include "base/fmt.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 int nsb_gate_refuse_wrapper(struct nsb_gate_ctx *c, int idx, const char *wname, const char *why)
 {
@@ -64,9 +66,9 @@ static int judge_words(struct nsb_gate_ctx *c, int idx, char **words, int n,
 		  : nsb_gate_exec_cmd(sub, 0, n, ch, NULL, NULL);
 	if (r) {
 		char inner[NSB_GATE_TEXT_MAX];
-		snprintf(inner, sizeof(inner), "%s", c->v->reason);
+		nsb_format(inner, sizeof(inner), "%s", c->v->reason);
 		c->v->argv_index = idx;
-		snprintf(c->v->token, sizeof(c->v->token), "%s", c->in->argv[idx]);
+		nsb_format(c->v->token, sizeof(c->v->token), "%s", c->in->argv[idx]);
 		nsb_gate_text(c->v->reason, "in the command line '%.200s': %s", c->in->argv[idx],
 			      inner);
 	}
@@ -219,7 +221,7 @@ static bool env_clears_path(char *const *argv, int s, int first)
 		    ((strcmp(a, "-u") == 0 || strcmp(a, "--unset") == 0) && j + 1 < first &&
 		     strcmp(argv[j + 1], "PATH") == 0))
 			return true;
-		if (a[0] == '-' && a[1] != '-' && strcspn(a, "uaSC") > strcspn(a, "i"))
+		if (a[0] == '-' && a[1] != '-' && nsb_strcspn(a, "uaSC") > nsb_strcspn(a, "i"))
 			return true; /* -i in a cluster, before any letter taking a value */
 	}
 	return false;

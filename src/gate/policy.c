@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/lines.h"
 #include "core/config.h"
 #include "gate/gate_tables.h"
@@ -19,6 +20,7 @@
 #include "gate/gate_shellopt.h"
 #include "gate/policy_net.h"
 #include "gate/policy_ask.h"
+#include "base/util.h"
 
 #define HINT_DIRECTIVES                                                                    \
 	"directives: deny-exec NAME, allow-exec NAME, allow-inline-code, allow-metachar, " \
@@ -40,7 +42,7 @@ static int perr(const struct pctx *c, int err, size_t col, const char *hint, con
 	char where[NSB_ERR_MESSAGE_MAX];
 	va_list ap;
 
-	snprintf(where, sizeof(where), "%s:%u:%zu", c->name, c->line, col);
+	nsb_format(where, sizeof(where), "%s:%u:%zu", c->name, c->line, col);
 	va_start(ap, fmt);
 	int r = nsb_error_vsetx(c->e, err, NSB_STAGE_POLICY, where, fmt, ap);
 	va_end(ap);
@@ -93,7 +95,7 @@ static int name_directive(const struct pctx *c, const char *word, const char *li
 			  struct nsb_gate_policy *p, enum dkind kind)
 {
 	size_t col = (size_t)(arg - line) + 1;
-	size_t len = strcspn(arg, " \t\r");
+	size_t len = nsb_strcspn(arg, " \t\r");
 	const char *after = arg + len;
 	while (blank(*after))
 		after++;
@@ -168,7 +170,7 @@ static int path_directive(const struct pctx *c, const char *line, const char *ar
 static int glob_directive(const struct pctx *c, const char *word, const char *line, const char *arg,
 			  struct nsb_gate_policy *p, enum nsb_glob_list which)
 {
-	size_t col = (size_t)(arg - line) + 1, len = strcspn(arg, " \t\r");
+	size_t col = (size_t)(arg - line) + 1, len = nsb_strcspn(arg, " \t\r");
 	const char *after = arg + len;
 	char buf[NSB_PROTECT_GLOB_MAX + 1];
 
@@ -216,7 +218,7 @@ static int table_directive(const struct pctx *c, const char *line, const char *a
 static int metachar_directive(const struct pctx *c, const char *line, const char *arg,
 			      struct nsb_gate_policy *p)
 {
-	size_t len = strcspn(arg, " \t\r");
+	size_t len = nsb_strcspn(arg, " \t\r");
 	const char *after = arg + len;
 	while (blank(*after))
 		after++;
@@ -279,7 +281,7 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 	if (*s == '\0' || *s == '#')
 		return 0;
 
-	size_t wlen = strcspn(s, " \t\r");
+	size_t wlen = nsb_strcspn(s, " \t\r");
 	const char *arg = s + wlen;
 	while (blank(*arg))
 		arg++;
@@ -322,10 +324,10 @@ static int parse_line(const struct pctx *c, const char *line, struct nsb_gate_po
 	}
 	if (nsb_gate_net_directive(s, wlen)) {
 		char word[32], msg[sizeof(((struct nsb_error *)0)->message)];
-		size_t n = strcspn(arg, " \t\r");
+		size_t n = nsb_strcspn(arg, " \t\r");
 		int r;
-		snprintf(word, sizeof(word), "%.*s", (int)wlen, s);
-		if (arg[n] != '\0' && arg[n + strspn(arg + n, " \t\r")] != '\0')
+		nsb_format(word, sizeof(word), "%.*s", (int)wlen, s);
+		if (arg[n] != '\0' && arg[n + nsb_strspn(arg + n, " \t\r")] != '\0')
 			return perr(c, -EINVAL, (size_t)(arg - line) + 1, NULL,
 				    "'%s' takes one entry", word);
 		char *one = strndup(arg, n);

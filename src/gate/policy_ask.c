@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "base/util.h"
 #include "gate/policy_ask.h"
@@ -76,7 +77,7 @@ static int parse_words(const char *arg, struct nsb_ask_rule *r, const char **ret
 	for (;;) {
 		while (blank(*s))
 			s++;
-		size_t len = strcspn(s, " \t\r");
+		size_t len = nsb_strcspn(s, " \t\r");
 		if (first && (!*s || (len == 1 && *s == ':')))
 			return *ret_col = (size_t)(s - arg),
 			       *ret_why = "'ask' needs exec NAME, argv NAME WORD... or side-effect "
@@ -191,10 +192,10 @@ int nsb_ask_add(struct nsb_gate_policy *p, const char *arg, size_t *ret_col, con
 
 void nsb_ask_rule_text(const struct nsb_ask_rule *r, char *buf, size_t size)
 {
-	size_t n = (size_t)snprintf(buf, size, "ask %s", kinds[r->kind]);
+	size_t n = (size_t)nsb_format(buf, size, "ask %s", kinds[r->kind]);
 
 	for (size_t i = 0; i < r->n_words && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, " %s", r->words[i]);
+		n += (size_t)nsb_format(buf + n, size - n, " %s", r->words[i]);
 }
 
 void nsb_ask_print(FILE *out, const struct nsb_gate_policy *p)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 #include "gate/policy_net.h"
 
@@ -30,12 +31,12 @@ int nsb_gate_net_add(struct nsb_gate_policy *p, const char *word, const char *ar
 	int r;
 
 	if (n >= (range ? NSB_MAX_NET_RANGES : NSB_MAX_NET_ENTRIES)) {
-		snprintf(msg, size, "too many %s entries (at most %d)", word,
-			 range ? NSB_MAX_NET_RANGES : NSB_MAX_NET_ENTRIES);
+		nsb_format(msg, size, "too many %s entries (at most %d)", word,
+			   range ? NSB_MAX_NET_RANGES : NSB_MAX_NET_ENTRIES);
 		return -E2BIG;
 	}
 	if (!np && !(np = p->net = calloc(1, sizeof(*np)))) {
-		snprintf(msg, size, "out of memory");
+		nsb_format(msg, size, "out of memory");
 		return -ENOMEM;
 	}
 	if (range)
@@ -44,7 +45,7 @@ int nsb_gate_net_add(struct nsb_gate_policy *p, const char *word, const char *ar
 		r = nsb_net_entry_parse(word, arg,
 					deny ? &np->deny[np->n_deny] : &np->allow[np->n_allow], &e);
 	if (r < 0) {
-		snprintf(msg, size, "%s", e.message);
+		nsb_format(msg, size, "%s", e.message);
 		return r;
 	}
 	if (range)

@@ -18,6 +18,7 @@
 #include <cap-ng.h>
 
 #include "sandbox/caps.h"
+#include "base/util.h"
 
 /*
  * NOROOT: uid 0 gets no capabilities from execve.  NO_SETUID_FIXUP: changing
@@ -100,11 +101,11 @@ static int bounding_set_from_status(struct nsb_error *e)
 	if (!line)
 		return 0;
 	line += strlen("\nCapBnd:");
-	line += strspn(line, " \t");
-	size_t len = strspn(line, "0123456789abcdef");
+	line += nsb_strspn(line, " \t");
+	size_t len = nsb_strspn(line, "0123456789abcdef");
 	if (len == 0)
 		return 0;
-	if (strspn(line, "0") < len)
+	if (nsb_strspn(line, "0") < len)
 		return nsb_error_setx(
 			e, -EPERM, NSB_STAGE_CAPS,
 			"capabilities still in the bounding set after dropping them (CapBnd %.*s)",

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 #include "sandbox/idmap.h"
 
@@ -25,7 +26,7 @@ static int write_proc_file(const char *path, const char *text, struct nsb_error 
 	n = write(fd, text, len);
 	if (n < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USERNS, "write '%.*s' to '%s'",
-				     (int)strcspn(text, "\n"), text, path);
+				     (int)nsb_strcspn(text, "\n"), text, path);
 	if ((size_t)n != len)
 		return nsb_error_setx(e, -EIO, NSB_STAGE_USERNS,
 				      "short write to '%s' (%zd of %zu bytes)", path, n, len);
@@ -40,9 +41,9 @@ int nsb_userns_write_maps(pid_t pid, uid_t uid, gid_t gid, struct nsb_error *e)
 	if (pid < 0)
 		return nsb_error_setx(e, -EINVAL, NSB_STAGE_USERNS, "invalid pid %d", (int)pid);
 	if (pid == 0)
-		snprintf(dir, sizeof(dir), "/proc/self");
+		nsb_format(dir, sizeof(dir), "/proc/self");
 	else
-		snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+		nsb_format(dir, sizeof(dir), "/proc/%d", (int)pid);
 
 	/*
 	 * setgroups first: an unprivileged writer may set gid_map only after
@@ -50,18 +51,18 @@ int nsb_userns_write_maps(pid_t pid, uid_t uid, gid_t gid, struct nsb_error *e)
 	 * groups that deny it access).  Denying it also for root callers keeps
 	 * the identity inside the same whoever runs us.
 	 */
-	snprintf(path, sizeof(path), "%s/setgroups", dir);
+	nsb_format(path, sizeof(path), "%s/setgroups", dir);
 	r = write_proc_file(path, "deny", e);
 	if (r < 0)
 		return r;
 
-	snprintf(path, sizeof(path), "%s/uid_map", dir);
-	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned int)uid, (unsigned int)uid);
+	nsb_format(path, sizeof(path), "%s/uid_map", dir);
+	nsb_format(map, sizeof(map), "%u %u 1\n", (unsigned int)uid, (unsigned int)uid);
 	r = write_proc_file(path, map, e);
 	if (r < 0)
 		return r;
 
-	snprintf(path, sizeof(path), "%s/gid_map", dir);
-	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned int)gid, (unsigned int)gid);
+	nsb_format(path, sizeof(path), "%s/gid_map", dir);
+	nsb_format(map, sizeof(map), "%u %u 1\n", (unsigned int)gid, (unsigned int)gid);
 	return write_proc_file(path, map, e);
 }

@@ -26,6 +26,7 @@
 #include "sandbox/mount.h"
 #include "sandbox/net.h"
 #include "sandbox/payload.h"
+#include "sandbox/scrub.h"
 #include "seccomp/filter.h"
 #include "base/sigforward.h"
 #include "base/util.h"
@@ -36,8 +37,6 @@
  * tmpfs and proc trees, and a batch of deferred closes (DEFER_MAX).
  */
 #define NSB_INIT_SPARE_FDS 128
-
-extern char **environ;
 
 /* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
 int nsb_init_close_all_except(const int *keep, size_t n)
@@ -79,74 +78,6 @@ _noreturn_ void nsb_init_fail(const struct nsb_init_args *a, const struct nsb_er
 {
 	send_error(a->err_wr, e);
 	_exit(code);
-}
-
-/*
- * The original environment block stays in this process's memory (and in
- * /proc/1/environ) even after clearenv(): overwrite the strings themselves.
- */
-static void scrub_environment(void)
-{
-	for (char **p = environ; p && *p; p++)
-		explicit_bzero(*p, strlen(*p));
-	clearenv();
-}
-
-/*
- * /proc/PID/cmdline shows the argument block in a process's memory, to
- * anyone, whatever dumpable says, and init is a clone of the supervisor: it
- * would show nsbox's whole command line (host paths that SRC:DEST hides,
- * --env values, gate flags).  The plan owns copies of all init still needs
- * (plan.h), so the block is overwritten in place.  The kernel says where it
- * lies: fields 48 and 49 of /proc/self/stat, always shown to the process
- * itself.  What remains is "nsbox"; a non-NUL last byte makes the kernel
- * read the block as a retitled process's (up to the first NUL), so that
- * /proc/1/cmdline is exactly "nsbox" and not "nsbox" and a run of NULs.
- */
-static int scrub_cmdline(struct nsb_error *e)
-{
-	static const char title[] = "nsbox";
-	char buf[1024], *p, *save = NULL;
-	unsigned long long start = 0, end = 0;
-	_cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	int field = 3; /* the first one after "(comm)" */
-
-	if (fd < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "open '/proc/self/stat'");
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "read '/proc/self/stat'");
-	buf[n] = '\0';
-	/* comm may hold spaces and parentheses: the fields start after the last ')'. */
-	p = strrchr(buf, ')');
-	for (char *tok = p ? strtok_r(p + 1, " \n", &save) : NULL; tok;
-	     tok = strtok_r(NULL, " \n", &save), field++) {
-		if (field == 48)
-			start = strtoull(tok, NULL, 10);
-		else if (field == 49)
-			end = strtoull(tok, NULL, 10);
-	}
-	if (start == 0 || end <= start || end - start > NSB_MAX_ARGV_BYTES + 1)
-		return nsb_error_setx(e, -EIO, NSB_STAGE_INIT,
-				      "cannot find the argument block in '/proc/self/stat'");
-
-	char *block = (char *)(uintptr_t)start;
-	size_t len = (size_t)(end - start);
-	/* The block must be the one nsbox was started with: argv[0] (as libc
-	 * kept it) opens it.  Under an emulator that builds its own client
-	 * stack (valgrind), the kernel's block is the emulator's, holding the
-	 * same command line out of reach: refuse rather than run visible. */
-	if (program_invocation_name != block)
-		return nsb_error_setx(
-			e, -EFAULT, NSB_STAGE_INIT,
-			"the argument block the kernel shows is not nsbox's own (run under an emulator such as valgrind?): /proc/1/cmdline would show nsbox's command line");
-	explicit_bzero(block, len);
-	if (len >= sizeof(title) + 1) {
-		memcpy(block, title, sizeof(title));
-		block[len - 1] = ' ';
-	}
-	return 0;
 }
 
 /*
@@ -264,8 +195,8 @@ static int init_hide(struct nsb_error *e)
 	 * files belong to root, its own uid_map included. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_INIT, "make init non-dumpable");
-	scrub_environment();
-	return scrub_cmdline(e);
+	nsb_scrub_environment();
+	return nsb_scrub_cmdline(e);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "sandbox/mount.h"
 #include "sandbox/mount_ctx.h"
 #include "sandbox/mount_dest.h"
+#include "base/fmt.h"
 #include "base/util.h"
 
 struct prepared {
@@ -187,8 +188,8 @@ int mnt_new_tmpfs(struct mount_ctx *c, uint64_t size, unsigned mode, unsigned at
 		  const char *dest, struct nsb_error *e)
 {
 	char sz[32], md[16];
-	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
-	snprintf(md, sizeof(md), "%o", mode);
+	nsb_format(sz, sizeof(sz), "%llu", (unsigned long long)size);
+	nsb_format(md, sizeof(md), "%o", mode);
 	/* 01777 is tmpfs's own default mode: no call to set it. */
 	const char *kv[] = {"size", sz, mode == 01777 ? NULL : "mode", md, NULL};
 	return mnt_new_fs(c, "tmpfs", kv, attrs, dest, e);

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/fdpass.h"
 #include "sandbox/mount_ctx.h"
 #include "base/util.h"
@@ -40,7 +41,7 @@ static int store_dir(struct mount_ctx *c, const struct nsb_mount_op *op, struct 
 	char name[32];
 	int d;
 
-	snprintf(name, sizeof(name), "%zu", (size_t)(op - c->plan->ops));
+	nsb_format(name, sizeof(name), "%zu", (size_t)(op - c->plan->ops));
 	if (mkdirat(s, name, 0700) < 0)
 		return mnt_mount_err(e, nsb_negerrno(), "create the upper layer for", op->dest);
 	d = (int)syscall(SYS_openat2, s, name, &how, sizeof(how));
@@ -87,8 +88,9 @@ static int make_upper(struct mount_ctx *c, const struct nsb_mount_op *op, int lo
 	/* Inodes cost tmpfs memory its size does not count: one per KiB of
 	 * the bound, so that a payload cannot hand the supervisor a walk of
 	 * millions of empty files either. */
-	snprintf(size, sizeof(size), "%llu", (unsigned long long)c->plan->overlay_size);
-	snprintf(inodes, sizeof(inodes), "%llu", (unsigned long long)(c->plan->overlay_size >> 10));
+	nsb_format(size, sizeof(size), "%llu", (unsigned long long)c->plan->overlay_size);
+	nsb_format(inodes, sizeof(inodes), "%llu",
+		   (unsigned long long)(c->plan->overlay_size >> 10));
 	const char *kv[] = {"size", size, "nr_inodes", inodes, "mode", "0700", NULL};
 	int t = c->plan->overlay_store
 			? store_dir(c, op, e)
@@ -138,9 +140,9 @@ int mnt_make_overlay(struct mount_ctx *c, const struct nsb_mount_op *op, int low
 
 	if (t < 0)
 		return t;
-	snprintf(lower, sizeof(lower), "/proc/self/fd/%d", lower_fd);
-	snprintf(upper, sizeof(upper), "/proc/self/fd/%d/upper", t);
-	snprintf(work, sizeof(work), "/proc/self/fd/%d/work", t);
+	nsb_format(lower, sizeof(lower), "/proc/self/fd/%d", lower_fd);
+	nsb_format(upper, sizeof(upper), "/proc/self/fd/%d/upper", t);
+	nsb_format(work, sizeof(work), "/proc/self/fd/%d/work", t);
 	const char *kv[] = {"lowerdir", lower,	     "upperdir", upper,		 "workdir",
 			    work,	"userxattr", NULL,	 "redirect_dir", "nofollow",
 			    "metacopy", "off",	     NULL};

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sandbox/mount_ctx.h"
+#include "base/fmt.h"
 #include "base/util.h"
 
 /*
@@ -33,7 +34,7 @@ int mnt_prepare_devices(struct mount_ctx *c, struct nsb_error *e)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(dev_nodes); i++) {
 		char path[64];
-		snprintf(path, sizeof(path), "/dev/%s", dev_nodes[i]);
+		nsb_format(path, sizeof(path), "/dev/%s", dev_nodes[i]);
 		c->dev_fds[i] = open_tree(AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 		if (c->dev_fds[i] < 0)
 			return mnt_mount_err(e, nsb_negerrno(), "bind device", path);
@@ -95,7 +96,7 @@ static int mask_proc(struct mount_ctx *c, int proc, struct nsb_error *e)
 		const char *name = proc_masked[i].name;
 		char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%s", name);
+		nsb_format(path, sizeof(path), "/proc/%s", name);
 		for (int try = 0; try < 2; try++) {
 			int k = proc_masked[i].dir ^ try;
 			if (t[k] < 0)
@@ -148,7 +149,7 @@ static int fill_proc(struct mount_ctx *c, int proc, const struct nsb_mount_op *o
 			proc, ro_paths[i], OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
 		char path[64];
 
-		snprintf(path, sizeof(path), "/proc/%s", ro_paths[i]);
+		nsb_format(path, sizeof(path), "/proc/%s", ro_paths[i]);
 		if (t < 0) {
 			if (errno == ENOENT)
 				continue; /* not every kernel has every entry */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <seccomp.h>
 
+#include "base/fmt.h"
 #include "seccomp/builtin.h"
 #include "seccomp/filter.h"
 
@@ -47,9 +48,9 @@ static int load_builtin(const char *name, struct nsb_bpf *ret, struct nsb_error 
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "seccomp profile '%s'", name);
 	}
 	b.builtin = true;
-	snprintf(b.sha256, sizeof(b.sha256), "%s", bp->sha256);
-	snprintf(b.default_action, sizeof(b.default_action), "%s", bp->default_action);
-	snprintf(b.ids_action, sizeof(b.ids_action), "%s", bp->ids_action);
+	nsb_format(b.sha256, sizeof(b.sha256), "%s", bp->sha256);
+	nsb_format(b.default_action, sizeof(b.default_action), "%s", bp->default_action);
+	nsb_format(b.ids_action, sizeof(b.ids_action), "%s", bp->ids_action);
 	b.ids_act = bp->ids_act;
 	b.notify = bp->notify;
 	*ret = b;
@@ -109,8 +110,8 @@ int nsb_builtin_text(const char *name, const struct nsb_builtin_profile **ret, s
 		return 0;
 	}
 	for (size_t i = 0; i < nsb_n_builtin_profiles && len < sizeof(names); i++) {
-		int n = snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
-				 nsb_builtin_profiles[i].name);
+		int n = nsb_format(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+				   nsb_builtin_profiles[i].name);
 		if (n < 0)
 			break;
 		len += (size_t)n;

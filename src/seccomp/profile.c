@@ -12,6 +12,7 @@
 #include <string.h>
 #include <seccomp.h>
 
+#include "base/fmt.h"
 #include "seccomp/profile_names.h"
 #include "seccomp/profile_parser.h"
 
@@ -153,7 +154,7 @@ static int do_group(struct nsb_profile_parser *ps, const struct nsb_origin *line
 	p->groups = g;
 	g = &p->groups[p->n_groups++];
 	memset(g, 0, sizeof(*g));
-	snprintf(g->name, sizeof(g->name), "%s", t[1].s);
+	nsb_format(g->name, sizeof(g->name), "%s", t[1].s);
 	g->origin = o;
 	ps->open_group = g;
 	return 0;
@@ -262,7 +263,7 @@ static int add_rule(struct nsb_profile_parser *ps, const struct nsb_origin *o, i
 	*r = *tmpl;
 	r->nr = nr;
 	char *name = seccomp_syscall_resolve_num_arch(ps->arch, nr);
-	snprintf(r->name, sizeof(r->name), "%s", name ? name : "?");
+	nsb_format(r->name, sizeof(r->name), "%s", name ? name : "?");
 	free(name);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "seccomp/profile.h"
 
 /* Finding a profile is part of setting up seccomp: the record says so. */
@@ -67,7 +68,7 @@ int nsb_profile_find(const char *name_or_path, char *ret_path, size_t size, stru
 			name_or_path);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		int n = snprintf(buf, sizeof(buf), "%s/%s.profile", dirs[i], name_or_path);
+		int n = nsb_format(buf, sizeof(buf), "%s/%s.profile", dirs[i], name_or_path);
 		if (n < 0 || (size_t)n >= sizeof(buf) || (size_t)n >= size)
 			continue;
 		if (is_regular(buf)) {
@@ -133,11 +134,11 @@ static int file_opener(const char *name, const char *from, void *userdata, FILE 
 	int n;
 
 	if (name[0] == '/')
-		n = snprintf(buf, sizeof(buf), "%s", name);
+		n = nsb_format(buf, sizeof(buf), "%s", name);
 	else if (strchr(name, '/'))
-		n = snprintf(buf, sizeof(buf), "%.*s/%s", dirlen, dir, name);
+		n = nsb_format(buf, sizeof(buf), "%.*s/%s", dirlen, dir, name);
 	else
-		n = snprintf(buf, sizeof(buf), "%.*s/%s.profile", dirlen, dir, name);
+		n = nsb_format(buf, sizeof(buf), "%.*s/%s.profile", dirlen, dir, name);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_PROFILE, "path is too long");
 	return open_canonical(buf, "", ret_f, ret_path, e);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <seccomp.h>
 
+#include "base/fmt.h"
 #include "base/lines.h"
 #include "seccomp/profile_parser.h"
 
@@ -19,7 +20,7 @@ int nsb_profile_err(struct nsb_profile_parser *ps, const struct nsb_origin *o, c
 	char where[NSB_ERR_MESSAGE_MAX];
 	va_list ap;
 
-	snprintf(where, sizeof(where), "%s:%u:%u", o->file, o->line, o->col);
+	nsb_format(where, sizeof(where), "%s:%u:%u", o->file, o->line, o->col);
 	va_start(ap, fmt);
 	int r = nsb_error_vsetx(ps->e, -EINVAL, NSB_STAGE_PROFILE, where, fmt, ap);
 	va_end(ap);

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt.h"
 #include "base/errname.h"
 #include "seccomp/profile_names.h"
 #include "seccomp/profile_parser.h"
+#include "base/util.h"
 
 int nsb_action_format(const struct nsb_action *a, char *buf, size_t size)
 {
@@ -34,13 +36,14 @@ int nsb_action_format(const struct nsb_action *a, char *buf, size_t size)
 		break;
 	case NSB_ACTION_ERRNO:
 		s = nsb_errno_name_for(a->errno_value, NSB_ERRNAME_PROFILE);
-		n = s ? snprintf(buf, size, "errno %s%s", s, a->quiet ? " quiet" : "")
-		      : snprintf(buf, size, "errno %d%s", a->errno_value, a->quiet ? " quiet" : "");
+		n = s ? nsb_format(buf, size, "errno %s%s", s, a->quiet ? " quiet" : "")
+		      : nsb_format(buf, size, "errno %d%s", a->errno_value,
+				   a->quiet ? " quiet" : "");
 		return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 	}
 	if (!s)
 		return -EINVAL;
-	n = snprintf(buf, size, "%s", s);
+	n = nsb_format(buf, size, "%s", s);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
@@ -149,7 +152,7 @@ int nsb_profile_parse_action(struct nsb_profile_parser *ps, const struct nsb_ori
 		if (isdigit((unsigned char)v[0])) {
 			char *end;
 			errno = 0;
-			unsigned long long u = strtoull(v, &end, 10);
+			unsigned long long u = nsb_strtoull10(v, &end);
 			/* The kernel's SECCOMP_RET_DATA carries 16 bits, but only
 			 * 1..4095 come back as -1/errno from a libc wrapper. */
 			if (*end || errno || u > 4095 || (v[0] == '0' && v[1]))

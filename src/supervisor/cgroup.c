@@ -18,7 +18,9 @@
 
 #include "supervisor/cgroup.h"
 #include "supervisor/cgroup_file.h"
+#include "base/fmt.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 #define LEAF_NAME "sandbox"
 /* How long destroy waits for killed tasks to leave the cgroup. */
@@ -35,7 +37,7 @@ static const struct {
 
 static int path_join(char *out, size_t size, const char *dir, const char *name)
 {
-	int n = snprintf(out, size, "%s/%s", dir, name);
+	int n = nsb_format(out, size, "%s/%s", dir, name);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
@@ -71,10 +73,10 @@ static int kill_at(int dfd)
 		if (!procs[0]) // NOLINT(clang-analyzer-core.NullDereference)
 			return 0;
 		for (char *p = procs; *p;) {
-			long pid = strtol(p, &p, 10);
+			long pid = nsb_strtol10(p, &p);
 			if (pid > 0)
 				kill((pid_t)pid, SIGKILL);
-			p += strspn(p, "\n");
+			p += nsb_strspn(p, "\n");
 		}
 	}
 	return -EBUSY;
@@ -167,15 +169,15 @@ static int write_limits(int dfd, const char *path, const struct nsb_cgroup_limit
 	int r;
 
 	if (l->memory_max) {
-		snprintf(buf, sizeof(buf), "%" PRIu64, l->memory_max);
+		nsb_format(buf, sizeof(buf), "%" PRIu64, l->memory_max);
 		r = nsb_cgroup_write_at(dfd, "memory.max", buf);
 		if (r < 0)
 			return nsb_error_set(e, r, NSB_STAGE_CGROUP,
 					     "write '%s' to '%s/memory.max'", buf, path);
 		if (l->swap_max == NSB_CGROUP_MAX)
-			snprintf(buf, sizeof(buf), "max");
+			nsb_format(buf, sizeof(buf), "max");
 		else
-			snprintf(buf, sizeof(buf), "%" PRIu64, l->swap_max);
+			nsb_format(buf, sizeof(buf), "%" PRIu64, l->swap_max);
 		/* Without swap accounting (swapaccount=0) the file is absent:
 		 * there is then no swap to charge the payload's memory to. */
 		r = nsb_cgroup_write_at(dfd, "memory.swap.max", buf);
@@ -192,7 +194,7 @@ static int write_limits(int dfd, const char *path, const struct nsb_cgroup_limit
 					     "write '1' to '%s/memory.oom.group'", path);
 	}
 	if (l->pids_max) {
-		snprintf(buf, sizeof(buf), "%" PRIu64, l->pids_max);
+		nsb_format(buf, sizeof(buf), "%" PRIu64, l->pids_max);
 		r = nsb_cgroup_write_at(dfd, "pids.max", buf);
 		if (r < 0)
 			return nsb_error_set(e, r, NSB_STAGE_CGROUP, "write '%s' to '%s/pids.max'",
@@ -250,7 +252,7 @@ static int enable_controllers(int pfd, const char *parent, unsigned required, un
 		if (!nsb_cgroup_list_has(avail, name))
 			r = -ENODEV;
 		else {
-			snprintf(op, sizeof(op), "+%s", name);
+			nsb_format(op, sizeof(op), "+%s", name);
 			r = nsb_cgroup_write_at(pfd, "cgroup.subtree_control", op);
 		}
 		if (r == 0)
@@ -274,8 +276,8 @@ static int make_run_dir(int pfd, const char *parent, char *ret_name, size_t size
 		uint64_t rnd;
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			return nsb_error_set(e, -errno, NSB_STAGE_CGROUP, "getrandom");
-		snprintf(ret_name, size, NSB_CGROUP_NAME_PREFIX "%d-%016" PRIx64, (int)getpid(),
-			 rnd);
+		nsb_format(ret_name, size, NSB_CGROUP_NAME_PREFIX "%d-%016" PRIx64, (int)getpid(),
+			   rnd);
 		if (mkdirat(pfd, ret_name, 0755) == 0)
 			return 0;
 		if (errno != EEXIST || attempt >= 3)
@@ -315,7 +317,8 @@ int nsb_cgroup_create(const struct nsb_cgroup_place *where, const struct nsb_cgr
 
 	struct nsb_cgroup *cg = ret;
 	cg->controllers = have;
-	if (snprintf(cg->path, sizeof(cg->path), "%s/%s", parent, name) >= (int)sizeof(cg->path) ||
+	if (nsb_format(cg->path, sizeof(cg->path), "%s/%s", parent, name) >=
+		    (int)sizeof(cg->path) ||
 	    path_join(cg->leaf, sizeof(cg->leaf), cg->path, LEAF_NAME) < 0) {
 		r = nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_CGROUP,
 				   "cgroup path under '%s' too long", parent);
@@ -440,7 +443,7 @@ int nsb_cgroup_destroy(struct nsb_cgroup *cg, struct nsb_error *e)
 			nsb_cgroup_reset(cg);
 		return 0;
 	}
-	snprintf(parent, sizeof(parent), "%s", cg->path);
+	nsb_format(parent, sizeof(parent), "%s", cg->path);
 	nsb_cgroup_dirname(parent);
 	const char *name = strrchr(cg->path, '/');
 	_cleanup_close_ int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

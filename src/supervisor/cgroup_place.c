@@ -16,7 +16,9 @@
 
 #include "supervisor/cgroup.h"
 #include "supervisor/cgroup_file.h"
+#include "base/fmt.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 void nsb_cgroup_where_free(struct nsb_cgroup_where *w)
 {
@@ -110,7 +112,7 @@ static int explain_missing(const struct nsb_cgroup_opts *o, const char *dir, con
 		size_t nl = strlen(name);
 		for (const char *line = text; line && *line;) {
 			if (!strncmp(line, name, nl) && line[nl] == '\t') {
-				hier = (unsigned)strtoul(line + nl + 1, NULL, 10);
+				hier = (unsigned)nsb_strtoull10(line + nl + 1, NULL);
 				break;
 			}
 			line = strchr(line, '\n');
@@ -229,7 +231,7 @@ static void __attribute__((noinline)) explain_both(struct nsb_error *e, const st
 {
 	char msg[NSB_ERR_MESSAGE_MAX];
 
-	snprintf(msg, sizeof(msg), "%s", e->message);
+	nsb_format(msg, sizeof(msg), "%s", e->message);
 	nsb_error_setx(e, -e2->err, NSB_STAGE_CGROUP, "%.700s; and %.700s", msg, e2->message);
 	if (e2->hint[0])
 		nsb_error_hint(e, "%s", e2->hint);
@@ -257,7 +259,7 @@ try_beside(const struct nsb_cgroup_opts *o, const struct nsb_cgroup_where *w,
 		return r;
 	}
 	if (ret_parent)
-		snprintf(ret_parent, size, "%s", up);
+		nsb_format(ret_parent, size, "%s", up);
 	return 0;
 }
 
@@ -313,7 +315,7 @@ static int choose_parent(const struct nsb_cgroup_opts *o, const char *const name
 	r = check_parent(o, w->own, names, e);
 	if (r == 0 || !strcmp(w->own, w->mnt)) {
 		if (r == 0 && ret_parent)
-			snprintf(ret_parent, size, "%s", w->own);
+			nsb_format(ret_parent, size, "%s", w->own);
 		return r;
 	}
 	/* Own cgroup is not usable, typically a leaf with processes (every

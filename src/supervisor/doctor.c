@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 #include "supervisor/cgroup.h"
 #include "supervisor/doctor.h"
@@ -40,7 +41,7 @@ static int read_line(const char *path, char *buf, size_t size)
 	if (n < 0)
 		return nsb_negerrno();
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	buf[nsb_strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
@@ -49,11 +50,11 @@ static long read_long_at(const char *root, const char *rel)
 	char path[512], buf[64] = "", *end;
 	long v;
 
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	nsb_format(path, sizeof(path), "%s/%s", root, rel);
 	if (read_line(path, buf, sizeof(buf)) < 0)
 		return -1;
 	errno = 0;
-	v = strtol(buf, &end, 10);
+	v = nsb_strtol10(buf, &end);
 	return end == buf || errno ? -1 : v;
 }
 
@@ -68,8 +69,8 @@ static void grep_first(const char *path, const char *prefix, char *out, size_t s
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (strncmp(line, prefix, strlen(prefix)) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, size, "%s", line + strlen(prefix));
+			line[nsb_strcspn(line, "\n")] = '\0';
+			nsb_format(out, size, "%s", line + strlen(prefix));
 			break;
 		}
 	fclose(f);
@@ -99,7 +100,7 @@ _noreturn_ static void probe_fail(int fd, int err, const char *step)
 {
 	struct probe_msg m = {.err = err};
 
-	snprintf(m.step, sizeof(m.step), "%s", step);
+	nsb_format(m.step, sizeof(m.step), "%s", step);
 	if (write(fd, &m, sizeof(m)) != sizeof(m))
 		_exit(2);
 	_exit(1);
@@ -123,9 +124,9 @@ _noreturn_ static void probe_child(int wfd, uid_t uid, gid_t gid)
 	if (unshare(CLONE_NEWUSER) < 0)
 		probe_fail(wfd, errno, "unshare");
 	write_file(wfd, "/proc/self/setgroups", "deny", "setgroups");
-	snprintf(map, sizeof(map), "0 %u 1", (unsigned)uid);
+	nsb_format(map, sizeof(map), "0 %u 1", (unsigned)uid);
 	write_file(wfd, "/proc/self/uid_map", map, "uid_map");
-	snprintf(map, sizeof(map), "0 %u 1", (unsigned)gid);
+	nsb_format(map, sizeof(map), "0 %u 1", (unsigned)gid);
 	write_file(wfd, "/proc/self/gid_map", map, "gid_map");
 	if (unshare(CLONE_NEWNS) < 0)
 		probe_fail(wfd, errno, "mount ns");
@@ -165,11 +166,11 @@ int nsb_doctor_try_userns(char *step, size_t step_size)
 		;
 	if (n == (ssize_t)sizeof(m)) {
 		m.step[sizeof(m.step) - 1] = '\0';
-		snprintf(step, step_size, "%s", m.step);
+		nsb_format(step, step_size, "%s", m.step);
 		return m.err ? m.err : EIO;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(step, step_size, "probe");
+		nsb_format(step, step_size, "probe");
 		return EIO;
 	}
 	return 0;
@@ -190,18 +191,19 @@ static void gather_container(const char *proc_root, char *out, size_t size)
 
 	out[0] = '\0';
 	if (access("/.dockerenv", F_OK) == 0)
-		snprintf(out + strlen(out), size - strlen(out), "/.dockerenv exists; ");
+		nsb_format(out + strlen(out), size - strlen(out), "/.dockerenv exists; ");
 	if (access("/run/.containerenv", F_OK) == 0)
-		snprintf(out + strlen(out), size - strlen(out), "/run/.containerenv exists; ");
+		nsb_format(out + strlen(out), size - strlen(out), "/run/.containerenv exists; ");
 	if (env && *env)
-		snprintf(out + strlen(out), size - strlen(out), "container=%.32s; ", env);
-	snprintf(path, sizeof(path), "%s/1/cgroup", proc_root);
+		nsb_format(out + strlen(out), size - strlen(out), "container=%.32s; ", env);
+	nsb_format(path, sizeof(path), "%s/1/cgroup", proc_root);
 	if (file_has(path, "docker") || file_has(path, "kubepods") || file_has(path, "libpod"))
-		snprintf(out + strlen(out), size - strlen(out), "pid 1's cgroup names a runtime; ");
-	snprintf(path, sizeof(path), "%s/self/mountinfo", proc_root);
+		nsb_format(out + strlen(out), size - strlen(out),
+			   "pid 1's cgroup names a runtime; ");
+	nsb_format(path, sizeof(path), "%s/self/mountinfo", proc_root);
 	grep_first(path, "", line, sizeof(line));
 	if (strstr(line, " / / ") && strstr(line, " - overlay "))
-		snprintf(out + strlen(out), size - strlen(out), "the root is an overlay; ");
+		nsb_format(out + strlen(out), size - strlen(out), "the root is an overlay; ");
 	if (strlen(out) >= 2 && out[strlen(out) - 2] == ';')
 		out[strlen(out) - 2] = '\0';
 }
@@ -226,7 +228,7 @@ static void gather_cgroup(struct nsb_doctor_facts *f)
 		(void)nsb_snprintf(f->cgroup_own, sizeof(f->cgroup_own), "%s", place.parent);
 	else if (f->cgroup_writable)
 		(void)nsb_snprintf(f->cgroup_own, sizeof(f->cgroup_own), "%s", place.parent);
-	snprintf(path, sizeof(path), "%s/cgroup.controllers", f->cgroup_own);
+	nsb_format(path, sizeof(path), "%s/cgroup.controllers", f->cgroup_own);
 	if (read_line(path, f->cgroup_controllers, sizeof(f->cgroup_controllers)) < 0)
 		f->cgroup_controllers[0] = '\0';
 	nsb_cgroup_where_free(&w);
@@ -251,16 +253,16 @@ void nsb_doctor_gather(const char *proc_root, struct nsb_doctor_facts *ret)
 
 	memset(&f, 0, sizeof(f));
 	if (uname(&u) == 0)
-		snprintf(f.kernel, sizeof(f.kernel), "%s", u.release);
+		nsb_format(f.kernel, sizeof(f.kernel), "%s", u.release);
 	f.uid = getuid();
 	f.max_user_namespaces = read_long_at(proc_root, "sys/user/max_user_namespaces");
 	f.unprivileged_userns = read_long_at(proc_root, "sys/kernel/unprivileged_userns_clone");
 	f.apparmor_restrict =
 		read_long_at(proc_root, "sys/kernel/apparmor_restrict_unprivileged_userns");
 	gather_apparmor(&f);
-	snprintf(path, sizeof(path), "%s/self/status", proc_root);
+	nsb_format(path, sizeof(path), "%s/self/status", proc_root);
 	grep_first(path, "Seccomp:", buf, sizeof(buf));
-	f.seccomp_mode = buf[0] ? strtol(buf, NULL, 10) : -1;
+	f.seccomp_mode = buf[0] ? nsb_strtol10(buf, NULL) : -1;
 	f.userns_errno = nsb_doctor_try_userns(f.userns_step, sizeof(f.userns_step));
 	gather_container(proc_root, f.container, sizeof(f.container));
 

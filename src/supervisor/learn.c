@@ -12,6 +12,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
+#include "base/fmt.h"
 #include "base/sha256.h"
 #include "base/util.h"
 #include "seccomp/builtin.h"
@@ -50,7 +51,7 @@ int nsb_seccomp_learn_program(struct nsb_bpf *ret, struct nsb_error *e)
 		free(b.insns);
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_PROFILE, "the learning filter");
 	}
-	snprintf(b.default_action, sizeof(b.default_action), "allow");
+	nsb_format(b.default_action, sizeof(b.default_action), "allow");
 	nsb_sha256_hex(b.insns, sizeof(prog), b.sha256);
 	*ret = b;
 	return 0;
@@ -77,7 +78,7 @@ static void merge_counts(FILE *f, struct nsb_learned *l)
 			if (!eq)
 				continue;
 			*eq = '\0';
-			uint64_t n = strtoull(eq + 1, NULL, 10);
+			uint64_t n = nsb_strtoull10(eq + 1, NULL);
 			if (strcmp(tok, "runs") == 0) {
 				runs = n < 1000000 ? (unsigned)n : 1000000;
 				continue;

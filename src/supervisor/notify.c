@@ -14,6 +14,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
+#include "base/fmt.h"
 #include "base/clock.h"
 #include "base/errname.h"
 #include "base/util.h"
@@ -73,7 +74,7 @@ void nsb_notify_parse_status(const char *text, int *ret_pid, char *comm, size_t 
 	p = strstr(text, "Name:\t");
 	if (p && comm_size) {
 		p += 6;
-		size_t len = strcspn(p, "\n");
+		size_t len = nsb_strcspn(p, "\n");
 		if (len >= comm_size)
 			len = comm_size - 1;
 		memcpy(comm, p, len);
@@ -85,13 +86,13 @@ void nsb_notify_parse_status(const char *text, int *ret_pid, char *comm, size_t 
 	if (!p)
 		return;
 	p += 8;
-	size_t len = strcspn(p, "\n");
+	size_t len = nsb_strcspn(p, "\n");
 	const char *last = NULL;
 	for (size_t i = 0; i < len; i++)
 		if ((p[i] >= '0' && p[i] <= '9') && (i == 0 || p[i - 1] == ' ' || p[i - 1] == '\t'))
 			last = p + i;
 	if (last) {
-		long v = strtol(last, NULL, 10);
+		long v = nsb_strtol10(last, NULL);
 		*ret_pid = v > 0 && v <= INT_MAX ? (int)v : -1;
 	}
 }
@@ -106,7 +107,7 @@ static void read_caller(struct nsb_notify *nt, const struct seccomp_notif *req,
 
 	v->pid = -1;
 	v->comm[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%u/status", req->pid);
+	nsb_format(path, sizeof(path), "/proc/%u/status", req->pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, text, sizeof(text) - 1);
@@ -127,9 +128,9 @@ static void format_action(int err, char *buf, size_t size)
 	const char *name = nsb_errno_name_for(err, NSB_ERRNAME_PROFILE);
 
 	if (name)
-		snprintf(buf, size, "errno %s", name);
+		nsb_format(buf, size, "errno %s", name);
 	else
-		snprintf(buf, size, "errno %d", err);
+		nsb_format(buf, size, "errno %d", err);
 }
 
 static struct nsb_seccomp_violation *find(struct nsb_notify *nt, int nr, int err)
@@ -170,7 +171,7 @@ static void count(struct nsb_notify *nt, const struct seccomp_notif *req, int er
 	v->nr = nr;
 	v->count = 1;
 	char *name = seccomp_syscall_resolve_num_arch(nsb_seccomp_arch(), nr);
-	snprintf(v->syscall, sizeof(v->syscall), "%s", name ? name : "?");
+	nsb_format(v->syscall, sizeof(v->syscall), "%s", name ? name : "?");
 	free(name);
 	format_action(err, v->action, sizeof(v->action));
 	memcpy(v->args, req->data.args, sizeof(v->args));
@@ -290,7 +291,7 @@ static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	if (*len >= size)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	n = nsb_vformat(buf + *len, size - *len, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		*len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;

@@ -9,6 +9,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/fdpass.h"
 #include "base/macro.h"
 #include "supervisor/overlay.h"
@@ -82,7 +83,7 @@ static void set_error(struct nsb_overlay_result *r, const char *what, const stru
 {
 	char buf[sizeof(e->message) + 64];
 
-	snprintf(buf, sizeof(buf), "%s: %s", what, e->message);
+	nsb_format(buf, sizeof(buf), "%s: %s", what, e->message);
 	fprintf(stderr, "nsbox: warning: overlay '%s': %s\n", r->dest, buf);
 	if (!r->error)
 		r->error = strdup(buf);
@@ -156,9 +157,9 @@ static void finish_one(struct nsb_overlays *o, size_t i, const struct nsb_config
 		char path[NSB_MAX_PATH + 32];
 		/* One directory per overlay beside the first: PATH, PATH.1, ... */
 		if (i == 0)
-			snprintf(path, sizeof(path), "%s", cfg->overlay_export);
+			nsb_format(path, sizeof(path), "%s", cfg->overlay_export);
 		else
-			snprintf(path, sizeof(path), "%s.%zu", cfg->overlay_export, i);
+			nsb_format(path, sizeof(path), "%s.%zu", cfg->overlay_export, i);
 		if (nsb_ovl_export(upper, lower, path, &e) < 0)
 			set_error(r, "export", &e);
 		else

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "supervisor/overlay_apply.h"
 
@@ -196,7 +197,7 @@ static int copy_fd(int out, int in)
 static void tmp_name(char *buf, size_t size)
 {
 	static unsigned seq;
-	snprintf(buf, size, ".nsbox-commit.%d.%u", (int)getpid(), seq++);
+	nsb_format(buf, size, ".nsbox-commit.%d.%u", (int)getpid(), seq++);
 }
 
 /*
@@ -228,7 +229,7 @@ static int build_file(int parent, int src, unsigned mode, char *tmp, size_t tmp_
 		return r;
 	}
 	tmp_name(tmp, tmp_size);
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", out);
+	nsb_format(proc, sizeof(proc), "/proc/self/fd/%d", out);
 	if (linkat(AT_FDCWD, proc, parent, tmp, AT_SYMLINK_FOLLOW) < 0)
 		return nsb_negerrno();
 	return 0;

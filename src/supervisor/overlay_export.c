@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "supervisor/overlay_apply.h"
 #include "supervisor/overlay_export.h"
@@ -267,7 +268,7 @@ static int check_one(int dir, const struct change *ch, size_t i, struct nsb_erro
 
 	if (slash) {
 		char buf[NSB_OVL_MAX_PATH + 1];
-		snprintf(buf, sizeof(buf), "%.*s", (int)(slash - c->path), c->path);
+		nsb_format(buf, sizeof(buf), "%.*s", (int)(slash - c->path), c->path);
 		parent = nsb_ovl_open_beneath(dir, buf, O_PATH | O_DIRECTORY, 0);
 	} else
 		parent = nsb_ovl_open_beneath(dir, ".", O_PATH | O_DIRECTORY, 0);
@@ -303,8 +304,8 @@ static int apply_one(int dir, int files, const struct change *c, struct nsb_erro
 	ev.name = slash ? slash + 1 : c->path;
 	if (c->op != NSB_OVL_DELETE && c->type != S_IFDIR) {
 		char buf[NSB_OVL_MAX_PATH + 1];
-		snprintf(buf, sizeof(buf), "%.*s", slash ? (int)(slash - c->path) : 1,
-			 slash ? c->path : ".");
+		nsb_format(buf, sizeof(buf), "%.*s", slash ? (int)(slash - c->path) : 1,
+			   slash ? c->path : ".");
 		src_parent = nsb_ovl_open_beneath(files, buf, O_PATH | O_DIRECTORY, 0);
 		if (src_parent < 0)
 			return nsb_error_set(e, src_parent, NSB_STAGE_SUPERVISE,

@@ -11,6 +11,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/clock.h"
 #include "base/macro.h"
 #include "supervisor/overlay_store.h"
@@ -68,10 +69,10 @@ static int check_place(const char *real, const struct nsb_plan *plan, struct nsb
 	}
 	if (!in)
 		return 0;
-	snprintf(why, sizeof(why), "inside '%s', which the sandbox sees (%s)", in->src,
-		 in->overlay	? "an --overlay DIR"
-		 : in->readonly ? "a read-only bind"
-				: "a writable bind");
+	nsb_format(why, sizeof(why), "inside '%s', which the sandbox sees (%s)", in->src,
+		   in->overlay	  ? "an --overlay DIR"
+		   : in->readonly ? "a read-only bind"
+				  : "a writable bind");
 	return refuse(
 		e, -EINVAL, real, why,
 		"put the store outside every --overlay, --rw and --ro path (e.g. under ~/.cache)");
@@ -86,7 +87,7 @@ static int check_fs(int fd, const char *real, struct nsb_error *e)
 		return refuse(e, nsb_negerrno(), real, "statfs failed", NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(bad_fs); i++)
 		if ((long)sf.f_type == bad_fs[i].magic) {
-			snprintf(why, sizeof(why), "on %s", bad_fs[i].name);
+			nsb_format(why, sizeof(why), "on %s", bad_fs[i].name);
 			return refuse(
 				e, -EINVAL, real, why,
 				"use a directory on a local disk filesystem (ext4, xfs, btrfs)");
@@ -142,7 +143,7 @@ int nsb_ovl_store_open(struct nsb_ovl_store *s, const char *path, struct nsb_pla
 		if (r < 0)
 			return r;
 	}
-	snprintf(s->path, sizeof(s->path), "%s/nsbox-ovl-XXXXXX", real);
+	nsb_format(s->path, sizeof(s->path), "%s/nsbox-ovl-XXXXXX", real);
 	/* mkdtemp: a new name, mode 0700, the caller's. */
 	if (!mkdtemp(s->path)) {
 		r = nsb_negerrno();

@@ -12,6 +12,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "supervisor/overlay_walk.h"
 
@@ -35,7 +36,7 @@ static int chmod_fd(int fd, mode_t mode)
 {
 	char proc[64];
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	nsb_format(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	return fchmodat(AT_FDCWD, proc, mode, 0) < 0 ? nsb_negerrno() : 0;
 }
 
@@ -91,7 +92,7 @@ int nsb_ovl_open_upper(int dirfd, const char *name, int flags, struct nsb_ovl_wi
 	r = chmod_fd(w.fd, w.widened);
 	if (r < 0)
 		goto fail;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w.fd);
+	nsb_format(proc, sizeof(proc), "/proc/self/fd/%d", w.fd);
 	fd = open(proc, (flags & ~O_NOFOLLOW) | O_CLOEXEC);
 	if (fd < 0)
 		r = nsb_negerrno();

@@ -149,7 +149,7 @@ static int cover_link_target(struct scan *s, const char *rel, unsigned bits)
 	_cleanup_free_ char *host = NULL, *real = NULL;
 	struct stat st;
 
-	if (asprintf(&host, "%s/%s", src, rel) < 0)
+	if (nsb_aformat(&host, "%s/%s", src, rel) < 0)
 		return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
 	real = realpath(host, NULL);
 	if (!real || !nsb_path_is_under(real, src) || strcmp(real, src) == 0 ||
@@ -189,8 +189,8 @@ static int cover_hooks_path(struct scan *s, int dfd, const char *rel)
 	n = read(fd, cfg, sizeof(cfg));
 	if (n <= 0 || !nsb_git_hooks_path(cfg, (size_t)n, hooks, sizeof(hooks)))
 		return 0;
-	if (hooks[0] == '/' ? asprintf(&host, "%s", hooks) < 0
-			    : asprintf(&host, "%s/%.*s%s", src, (int)plen, rel, hooks) < 0)
+	if (hooks[0] == '/' ? nsb_aformat(&host, "%s", hooks) < 0
+			    : nsb_aformat(&host, "%s/%.*s%s", src, (int)plen, rel, hooks) < 0)
 		return nsb_error_set(s->e, -ENOMEM, NSB_STAGE_PLAN, "scan the binds");
 	real = realpath(host, NULL);
 	if (!real || !nsb_path_is_under(real, src) || strcmp(real, src) == 0 ||
@@ -207,7 +207,7 @@ static int guard_cache(void *ud, size_t op, const char *where)
 	char rel[PATH_MAX];
 	int r = 0;
 
-	snprintf(rel, sizeof(rel), "%s", where);
+	nsb_format(rel, sizeof(rel), "%s", where);
 	s->op = op;
 	for (char *slash = strchr(rel, '/'); r >= 0 && slash; slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
@@ -231,7 +231,7 @@ static int cover_git(struct scan *s, int dfd, const char *rel)
 	int r;
 
 	for (size_t i = 0; i < NSB_N_GIT_PROTECTED; i++) {
-		snprintf(sub, sizeof(sub), ".git/%s", nsb_git_protected[i]); /* short */
+		nsb_format(sub, sizeof(sub), ".git/%s", nsb_git_protected[i]); /* short */
 		have[i] = fstatat(dfd, sub, &st[i], AT_SYMLINK_NOFOLLOW) == 0 &&
 			  (S_ISDIR(st[i].st_mode) || S_ISREG(st[i].st_mode));
 	}
@@ -406,7 +406,7 @@ static int scan_bind(struct scan *s, bool protect)
 		}
 	}
 	if (s->st->truncated && !s->st->truncated_in[0])
-		snprintf(s->st->truncated_in, sizeof(s->st->truncated_in), "%s", op->src);
+		nsb_format(s->st->truncated_in, sizeof(s->st->truncated_in), "%s", op->src);
 	while (s->q_head < s->q_len)
 		free(s->q[s->q_head++].rel);
 	return r;

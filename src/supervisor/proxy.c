@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/clock.h"
 #include "base/fdpass.h"
 #include "base/util.h"
@@ -49,7 +50,7 @@ void nsb_proxy_entry_request(struct conn *c, const char *host, uint16_t port, co
 	pthread_mutex_lock(&c->p->lock);
 	if (c->idx != SIZE_MAX) {
 		struct nsb_net_conn *en = &c->p->rec[c->idx];
-		snprintf(en->host, sizeof(en->host), "%s", host);
+		nsb_format(en->host, sizeof(en->host), "%s", host);
 		en->port = port;
 		en->protocol = protocol;
 	}

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/clock.h"
 #include "base/util.h"
 #include "core/netparse.h"
@@ -73,10 +74,10 @@ static bool read_more(int fd, char *buf, size_t *len, size_t size, int64_t deadl
 static void http_error(int fd, const char *status, const char *body)
 {
 	char buf[1024];
-	int n = snprintf(buf, sizeof(buf),
-			 "HTTP/1.1 %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
-			 "Connection: close\r\n\r\n%s\n",
-			 status, strlen(body) + 1, body);
+	int n = nsb_format(buf, sizeof(buf),
+			   "HTTP/1.1 %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
+			   "Connection: close\r\n\r\n%s\n",
+			   status, strlen(body) + 1, body);
 
 	if (n > 0 && (size_t)n < sizeof(buf))
 		write_all(fd, buf, (size_t)n);
@@ -109,7 +110,7 @@ static int refuse(struct conn *c, struct target *t, const char *reason, int sock
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(t->why, sizeof(t->why), fmt, ap);
+	nsb_vformat(t->why, sizeof(t->why), fmt, ap);
 	va_end(ap);
 	t->socks_code = socks;
 	t->policy = policy;
@@ -196,7 +197,7 @@ static int open_upstream(struct conn *c, struct target *t, const char *raw_host)
 	int r, fd = -ECONNREFUSED;
 
 	if (nsb_net_host_normalize(raw_host, strlen(raw_host), t->host, &t->family, t->addr) < 0) {
-		snprintf(t->host, sizeof(t->host), "%s", raw_host);
+		nsb_format(t->host, sizeof(t->host), "%s", raw_host);
 		return refuse(c, t, "malformed host", 1, false,
 			      "nsbox: '%s' is not a host name or IP address", raw_host);
 	}
@@ -206,7 +207,7 @@ static int open_upstream(struct conn *c, struct target *t, const char *raw_host)
 			      ts, reason);
 	/* An IP literal the allow list names is allowed to its own address. */
 	literal_ok = t->family != 0;
-	snprintf(port, sizeof(port), "%u", t->port);
+	nsb_format(port, sizeof(port), "%u", t->port);
 	if (t->family)
 		hints.ai_flags |= AI_NUMERICHOST;
 	r = getaddrinfo(t->host, port, &hints, &ai);

@@ -8,6 +8,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "supervisor/pump.h"
 
@@ -108,10 +109,10 @@ int nsb_outpump_run(struct nsb_outpump *s, char *buf, uint64_t max_output, bool 
 		s->truncated = true;
 		if (!capture) {
 			char marker[128];
-			int m = snprintf(marker, sizeof(marker),
-					 "%s[nsbox: %s truncated after %llu bytes]\n",
-					 s->passed && s->last != '\n' ? "\n" : "", s->name,
-					 (unsigned long long)max_output);
+			int m = nsb_format(marker, sizeof(marker),
+					   "%s[nsbox: %s truncated after %llu bytes]\n",
+					   s->passed && s->last != '\n' ? "\n" : "", s->name,
+					   (unsigned long long)max_output);
 			write_all(s, marker, (size_t)m);
 		}
 	}

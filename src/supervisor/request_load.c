@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "supervisor/request_load.h"
+#include "base/fmt.h"
 #include "base/macro.h"
 #include "core/request.h"
 
@@ -63,16 +64,16 @@ int nsb_request_load(struct nsb_config *c, struct nsb_jdoc *d, struct nsb_error 
 			return -EINVAL;
 		}
 		fd = c->request_fd;
-		snprintf(src, sizeof(src), "fd %d", fd);
+		nsb_format(src, sizeof(src), "fd %d", fd);
 	} else if (strcmp(c->request, "-") == 0) {
 		fd = STDIN_FILENO;
-		snprintf(src, sizeof(src), "<stdin>");
+		nsb_format(src, sizeof(src), "<stdin>");
 	} else {
 		owned = open(c->request, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		if (owned < 0)
 			return load_err(e, -errno, c->request);
 		fd = owned;
-		snprintf(src, sizeof(src), "%s", c->request);
+		nsb_format(src, sizeof(src), "%s", c->request);
 	}
 	r = read_all(fd, NSB_REQUEST_MAX_LEN, &buf, &len);
 	if (r < 0)

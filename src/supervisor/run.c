@@ -15,6 +15,7 @@
 
 #include "core/dac.h"
 #include "sandbox/init.h"
+#include "base/fmt.h"
 #include "base/trim.h"
 #include "base/path_search.h"
 #include "supervisor/run.h"
@@ -207,8 +208,8 @@ static void explain_pids_fallback(struct nsb_run *run, const struct nsb_error *w
 	struct nsb_error pids_why = {0};
 
 	if (nsb_cgroup_place(&cgo, need, NULL, &pids_why) < 0)
-		snprintf(run->pids_fallback_why, sizeof(run->pids_fallback_why), "%s",
-			 pids_why.message);
+		nsb_format(run->pids_fallback_why, sizeof(run->pids_fallback_why), "%s",
+			   pids_why.message);
 	else
 		/* Truncation only shortens a warning. */
 		(void)nsb_snprintf(run->pids_fallback_why, sizeof(run->pids_fallback_why),
@@ -232,7 +233,7 @@ static void hint_userns(struct nsb_error *se)
 			nsb_error_hint(se, "%s", d.hint);
 	}
 	/* Whatever the cause: a weaker sandbox exists, when asked for. */
-	snprintf(hint, sizeof(hint), "%s", se->hint);
+	nsb_format(hint, sizeof(hint), "%s", se->hint);
 	nsb_error_hint(se,
 		       "%s%s--isolation auto (or landlock) runs without namespaces, with "
 		       "Landlock and seccomp only; nsbox doctor says what this host supports",
@@ -324,7 +325,7 @@ decide:
 	/* RLIMIT_NPROC never binds uid 0 (limitplan.c): not even read then. */
 	if (h->uid != 0 && getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
 		h->nproc_hard = nproc.rlim_max;
-	snprintf(run->fallback_why, sizeof(run->fallback_why), "%s", why.message);
+	nsb_format(run->fallback_why, sizeof(run->fallback_why), "%s", why.message);
 	h->why_not = run->fallback_why;
 	r = nsb_limits_decide(cfg, h, &run->plan.limits, e);
 	if (r < 0)
@@ -396,7 +397,7 @@ static int create_cgroup(struct nsb_run *run, struct nsb_error *e)
 		 * not enforced.  Nothing was asked for, so this cannot fail. */
 		run->lim_host.cgroup_ok = false;
 		run->lim_host.cgroup_pids = false;
-		snprintf(run->fallback_why, sizeof(run->fallback_why), "%s", e->message);
+		nsb_format(run->fallback_why, sizeof(run->fallback_why), "%s", e->message);
 		nsb_error_clear(e);
 		return nsb_limits_decide(cfg, &run->lim_host, &run->plan.limits, e);
 	}
@@ -424,7 +425,7 @@ static void finish_cgroup(struct nsb_run *run)
 static void record_enforced(struct nsb_run *run)
 {
 	/* cg is reset when the cgroup is removed; the record outlives it. */
-	snprintf(run->cgroup_path, sizeof(run->cgroup_path), "%s", run->cg.path);
+	nsb_format(run->cgroup_path, sizeof(run->cgroup_path), "%s", run->cg.path);
 	struct nsb_enforced_in in = {
 		.cfg = run->cfg,
 		.plan = &run->plan,

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/path_search.h"
 #include "base/util.h"
 #include "core/dac.h"
@@ -76,10 +77,10 @@ void nsb_run_warn_unwritable_binds(struct nsb_run *run)
 			continue;
 		const struct passwd *pw = getpwuid(st.st_uid);
 		if (pw)
-			snprintf(owner, sizeof(owner), "%s", pw->pw_name);
+			nsb_format(owner, sizeof(owner), "%s", pw->pw_name);
 		else
-			snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
-		snprintf(
+			nsb_format(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+		nsb_format(
 			msg, sizeof(msg),
 			"--rw '%s' is owned by %s (uid %u, gid %u) with mode %04o: root inside the sandbox has no CAP_DAC_OVERRIDE, so writing there fails with EACCES; %s%s",
 			op->src, owner, (unsigned)st.st_uid, (unsigned)st.st_gid,
@@ -90,8 +91,8 @@ void nsb_run_warn_unwritable_binds(struct nsb_run *run)
 		fprintf(stderr, "nsbox: warning: %s\n", msg);
 		if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
 			size_t k = res->n_warnings++;
-			snprintf(run->warn_path[k], sizeof(run->warn_path[k]), "%s", op->src);
-			snprintf(run->warn_msg[k], sizeof(run->warn_msg[k]), "%s", msg);
+			nsb_format(run->warn_path[k], sizeof(run->warn_path[k]), "%s", op->src);
+			nsb_format(run->warn_msg[k], sizeof(run->warn_msg[k]), "%s", msg);
 			res->warnings[k].kind = "rw_not_writable";
 			res->warnings[k].path = run->warn_path[k];
 			res->warnings[k].message = run->warn_msg[k];
@@ -107,8 +108,8 @@ static void warn(struct nsb_run *run, const char *kind, const char *path, const 
 	fprintf(stderr, "nsbox: warning: %s\n", msg);
 	if (res->n_warnings < ARRAY_SIZE(res->warnings)) {
 		size_t k = res->n_warnings++;
-		snprintf(run->warn_path[k], sizeof(run->warn_path[k]), "%s", path);
-		snprintf(run->warn_msg[k], sizeof(run->warn_msg[k]), "%s", msg);
+		nsb_format(run->warn_path[k], sizeof(run->warn_path[k]), "%s", path);
+		nsb_format(run->warn_msg[k], sizeof(run->warn_msg[k]), "%s", msg);
 		res->warnings[k].kind = kind;
 		res->warnings[k].path = run->warn_path[k];
 		res->warnings[k].message = run->warn_msg[k];
@@ -166,7 +167,7 @@ void nsb_run_hint_not_found(struct nsb_error *se, const char *name)
 			nsb_error_hint(se, "'%s' does not exist outside the sandbox either", name);
 			return;
 		}
-		snprintf(dir, sizeof(dir), "%s", found);
+		nsb_format(dir, sizeof(dir), "%s", found);
 		char *sl = strrchr(dir, '/');
 		if (sl && sl != dir)
 			*sl = '\0';
@@ -183,7 +184,7 @@ void nsb_run_hint_not_found(struct nsb_error *se, const char *name)
 			name);
 		return;
 	}
-	snprintf(dir, sizeof(dir), "%s", found);
+	nsb_format(dir, sizeof(dir), "%s", found);
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir)
 		*slash = '\0';

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "base/util.h"
 #include "supervisor/learn.h"
 #include "supervisor/run_seccomp.h"
@@ -68,8 +69,8 @@ int nsb_run_write_learned(struct nsb_run *run, struct nsb_error *e)
 	if (r < 0)
 		return r;
 	for (int i = 0; i < run->cfg->cmd_argc && len + 1 < sizeof(what); i++) {
-		int n = snprintf(what + len, sizeof(what) - len, "%s%s", i ? " " : "",
-				 run->cfg->cmd_argv[i]);
+		int n = nsb_format(what + len, sizeof(what) - len, "%s%s", i ? " " : "",
+				   run->cfg->cmd_argv[i]);
 		if (n < 0)
 			break;
 		len += (size_t)n;
@@ -77,7 +78,7 @@ int nsb_run_write_learned(struct nsb_run *run, struct nsb_error *e)
 	for (char *c = what; *c; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
-	if (snprintf(tmp, sizeof(tmp), "%s.nsbox-tmp", path) >= (int)sizeof(tmp))
+	if (nsb_format(tmp, sizeof(tmp), "%s.nsbox-tmp", path) >= (int)sizeof(tmp))
 		return nsb_error_setx(e, -ENAMETOOLONG, NSB_STAGE_SECCOMP,
 				      "--seccomp-learn: path is too long");
 	FILE *f = fopen(tmp, "we");

@@ -17,6 +17,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "sandbox/init.h"
 #include "core/namespaces.h"
 #include "seccomp/filter.h"
@@ -119,7 +120,7 @@ static int decide_one(int fd, const struct stat *stp, bool pipe_output, struct n
 		/* (Before the tty test: a memory device is never a terminal.) */
 		int fl = fcntl(fd, F_GETFL);
 		s->how[fd] = NSB_STDIO_REOPEN;
-		snprintf(s->reopen[fd], sizeof(s->reopen[fd]), "%s", dev);
+		nsb_format(s->reopen[fd], sizeof(s->reopen[fd]), "%s", dev);
 		s->reopen_flags[fd] = (fl < 0 ? (fd == 0 ? O_RDONLY : O_WRONLY) : fl & O_ACCMODE);
 	} else if (S_ISCHR(st.st_mode) && isatty(fd)) {
 		/* A terminal read from the background would escape job control
@@ -228,7 +229,7 @@ static pid_t do_clone(uint64_t flags, int cgroup_fd, int *ret_pidfd, bool *ret_c
 static int join_cgroup(int cgroup_fd, pid_t pid, struct nsb_error *e)
 {
 	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	int n = nsb_format(buf, sizeof(buf), "%d\n", (int)pid);
 	_cleanup_close_ int fd = openat(cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0 || write(fd, buf, (size_t)n) != n)

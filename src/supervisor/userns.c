@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fmt.h"
 #include "supervisor/userns.h"
+#include "base/util.h"
 
 #define SYSCTL_MAX_USERNS      "sys/user/max_user_namespaces"
 #define SYSCTL_UNPRIV_CLONE    "sys/kernel/unprivileged_userns_clone"
@@ -23,7 +25,7 @@ static int read_long(const char *root, const char *rel, long *ret)
 	ssize_t n;
 	long v;
 
-	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
+	if (nsb_format(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
@@ -33,7 +35,7 @@ static int read_long(const char *root, const char *rel, long *ret)
 		return nsb_negerrno();
 	buf[n] = '\0';
 	errno = 0;
-	v = strtol(buf, &end, 10);
+	v = nsb_strtol10(buf, &end);
 	if (end == buf || errno != 0 || (*end != '\0' && *end != '\n'))
 		return -EINVAL;
 	*ret = v;
@@ -54,7 +56,7 @@ static int read_seccomp_mode(const char *root, long *ret)
 	char path[4096];
 	size_t size = 0;
 
-	if (snprintf(path, sizeof(path), "%s/self/status", root) >= (int)sizeof(path))
+	if (nsb_format(path, sizeof(path), "%s/self/status", root) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	f = fopen(path, "re");
 	if (!f)
@@ -66,7 +68,7 @@ static int read_seccomp_mode(const char *root, long *ret)
 		if (strncmp(line, "Seccomp:", 8) != 0)
 			continue;
 		errno = 0;
-		v = strtol(line + 8, &end, 10);
+		v = nsb_strtol10(line + 8, &end);
 		if (end == line + 8 || errno != 0)
 			return -EINVAL;
 		*ret = v;
@@ -88,13 +90,13 @@ static void text_add(struct text *t, const char *sep, const char *fmt, ...)
 	int n;
 
 	if (t->len > 0 && t->len < sizeof(t->buf)) {
-		n = snprintf(t->buf + t->len, sizeof(t->buf) - t->len, "%s", sep);
+		n = nsb_format(t->buf + t->len, sizeof(t->buf) - t->len, "%s", sep);
 		t->len += n > 0 ? (size_t)n : 0;
 	}
 	if (t->len >= sizeof(t->buf))
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
+	n = nsb_vformat(t->buf + t->len, sizeof(t->buf) - t->len, fmt, ap);
 	va_end(ap);
 	t->len += n > 0 ? (size_t)n : 0;
 }
@@ -214,7 +216,7 @@ static void check_kernel(const char *proc_root, int err, struct findings *f)
 
 	if (err != EINVAL || f->causes->len != 0)
 		return;
-	if (snprintf(path, sizeof(path), "%s/self/ns/user", proc_root) < (int)sizeof(path) &&
+	if (nsb_format(path, sizeof(path), "%s/self/ns/user", proc_root) < (int)sizeof(path) &&
 	    access(path, F_OK) < 0 && errno == ENOENT) {
 		text_add(f->causes, "; ", "this kernel has no user namespace support (no %s)",
 			 path);

@@ -45,11 +45,13 @@ check-vm-runner:
 
 # Static, so the image needs no libraries for it; only the module under test
 # and the error contract are linked.
-VM_CGTEST_SRCS := src/supervisor/cgroup.c src/supervisor/cgroup_place.c src/supervisor/cgroup_file.c src/core/cgroup_parse.c src/base/error.c
-$(VM_CGTEST): tests/vm/cgtest.c $(VM_CGTEST_SRCS) src/supervisor/cgroup.h src/supervisor/cgroup_file.h src/base/error.h src/base/macro.h
+VM_CGTEST_SRCS := src/supervisor/cgroup.c src/supervisor/cgroup_place.c src/supervisor/cgroup_file.c src/core/cgroup_parse.c src/base/error.c \
+	src/base/fmt.c src/base/util.c
+$(VM_CGTEST): tests/vm/cgtest.c $(VM_CGTEST_SRCS) src/supervisor/cgroup.h src/supervisor/cgroup_file.h src/base/error.h src/base/macro.h \
+	src/base/fmt.h src/base/util.h
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g $(WARN) -Wno-missing-prototypes -Isrc -static \
-		-o $@ tests/vm/cgtest.c $(VM_CGTEST_SRCS)
+		-o $@ tests/vm/cgtest.c $(VM_CGTEST_SRCS) -Wl,--wrap=strtoul
 
 check-vm: $(VM_NSBOX) $(VM_EXTRA) $(VM_CGTEST)
 	@missing=; for p in $(VM_DEPS_PKGS); do \
