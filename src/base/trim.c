@@ -112,7 +112,8 @@ _waiting_ static int drop(const struct trim_walk *w, nsb_trim_allowed_fn allowed
 
 _waiting_ static void walk_init(struct trim_walk *w)
 {
-	w->page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	/* getpagesize: sysconf is a 64 KiB window of libc's text of its own. */
+	w->page = (uintptr_t)getpagesize();
 	w->vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	w->n = 0;
 }

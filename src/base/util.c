@@ -90,7 +90,7 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 		else
 			v = v * 10 + d;
 	}
-	const char *unit = *p ? strchr(units, tolower((unsigned char)*p)) : NULL;
+	const char *unit = *p ? strchr(units, nsb_tolower((unsigned char)*p)) : NULL;
 	if (unit) {
 		mult = 1ull << (10 * (unit - units + 1));
 		p++;
@@ -252,6 +252,32 @@ unsigned long long nsb_strtoull10(const char *s, char **end)
 		return ULLONG_MAX;
 	}
 	return neg ? 0 - v : v;
+}
+
+int nsb_strncasecmp(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int d = nsb_tolower((unsigned char)a[i]) - nsb_tolower((unsigned char)b[i]);
+
+		if (d || !a[i])
+			return d;
+	}
+	return 0;
+}
+
+int nsb_strcasecmp(const char *a, const char *b)
+{
+	return nsb_strncasecmp(a, b, SIZE_MAX);
+}
+
+char *nsb_strcasestr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (nsb_strncasecmp(hay, needle, n) == 0)
+			return (char *)(uintptr_t)hay; /* as strcasestr: the caller's own */
+	return n ? NULL : (char *)(uintptr_t)hay;
 }
 
 size_t nsb_strspn(const char *s, const char *accept)

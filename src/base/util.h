@@ -31,6 +31,44 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret);
 long nsb_strtol10(const char *s, char **end);
 unsigned long long nsb_strtoull10(const char *s, char **end);
 
+/*
+ * <ctype.h> and the strcase functions in the C locale (nsbox never sets
+ * another), on ASCII alone: the C library's read its locale tables, a
+ * 64 KiB window of libc's constants that a launch would keep resident for
+ * nothing else (base/fmt.h).
+ */
+static inline int nsb_isdigit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+static inline int nsb_islower(int c)
+{
+	return c >= 'a' && c <= 'z';
+}
+static inline int nsb_isupper(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+static inline int nsb_isalnum(int c)
+{
+	return nsb_isdigit(c) || nsb_islower(c) || nsb_isupper(c);
+}
+static inline int nsb_isxdigit(int c)
+{
+	return nsb_isdigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static inline int nsb_isspace(int c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+static inline int nsb_tolower(int c)
+{
+	return nsb_isupper(c) ? c - 'A' + 'a' : c;
+}
+int nsb_strcasecmp(const char *a, const char *b);
+int nsb_strncasecmp(const char *a, const char *b, size_t n);
+char *nsb_strcasestr(const char *hay, const char *needle);
+
 /* strspn and strcspn, byte by byte: nsbox's spans are a few bytes long, and
  * the C library's vector versions are a 64 KiB window of its text of their
  * own in every launch (base/fmt.h). */

@@ -229,5 +229,5 @@ bool nsb_approval_id_valid(const char *s)
 bool nsb_approval_id_equal(const char *a, const char *b)
 {
 	return nsb_approval_id_valid(a) && nsb_approval_id_valid(b) &&
-	       strncasecmp(a, b, NSB_APPROVAL_ID_LEN) == 0;
+	       nsb_strncasecmp(a, b, NSB_APPROVAL_ID_LEN) == 0;
 }

@@ -115,7 +115,7 @@ int nsb_http_parse_head(const char *buf, size_t len, struct nsb_http_req *ret)
 		*ret = req;
 		return 0;
 	}
-	if (ulen < 7 || strncasecmp(uri, "http://", 7) != 0)
+	if (ulen < 7 || nsb_strncasecmp(uri, "http://", 7) != 0)
 		return -EPROTONOSUPPORT;
 	const char *auth = uri + 7, *path = memchr(auth, '/', ulen - 7);
 	const char *q = memchr(auth, '?', ulen - 7);
@@ -142,7 +142,7 @@ static bool hop_by_hop(const char *line, size_t n)
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		size_t k = strlen(names[i]);
-		if (n >= k && strncasecmp(line, names[i], k) == 0)
+		if (n >= k && nsb_strncasecmp(line, names[i], k) == 0)
 			return true;
 	}
 	return false;

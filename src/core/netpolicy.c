@@ -161,11 +161,11 @@ static int parse_port(const char *s, size_t len, struct nsb_net_entry *en)
 /* The origin's scheme, if any: its length, and its port in *ret_port. */
 static size_t scheme_of(const char *s, uint16_t *ret_port)
 {
-	if (strncasecmp(s, "https://", 8) == 0) {
+	if (nsb_strncasecmp(s, "https://", 8) == 0) {
 		*ret_port = 443;
 		return 8;
 	}
-	if (strncasecmp(s, "http://", 7) == 0) {
+	if (nsb_strncasecmp(s, "http://", 7) == 0) {
 		*ret_port = 80;
 		return 7;
 	}

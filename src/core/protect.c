@@ -188,22 +188,23 @@ static int hooks_path_line(const char *l, size_t n, char *sec, size_t sec_size, 
 	size_t i = 0, k = 0;
 	bool quoted = false;
 
-	while (i < n && isspace((unsigned char)l[i]))
+	while (i < n && nsb_isspace((unsigned char)l[i]))
 		i++;
 	if (i < n && l[i] == '[') {
 		size_t j = ++i;
-		while (j < n && l[j] != ']' && !isspace((unsigned char)l[j]) && l[j] != '"')
+		while (j < n && l[j] != ']' && !nsb_isspace((unsigned char)l[j]) && l[j] != '"')
 			j++;
 		nsb_format(sec, sec_size, "%.*s", (int)(j - i), l + i);
 		return 0;
 	}
-	if (strcasecmp(sec, "core") != 0 || n - i < 9 || strncasecmp(l + i, "hookspath", 9) != 0)
+	if (nsb_strcasecmp(sec, "core") != 0 || n - i < 9 ||
+	    nsb_strncasecmp(l + i, "hookspath", 9) != 0)
 		return 0;
-	for (i += 9; i < n && isspace((unsigned char)l[i]); i++)
+	for (i += 9; i < n && nsb_isspace((unsigned char)l[i]); i++)
 		;
 	if (i == n || l[i] != '=')
 		return 0;
-	for (i++; i < n && isspace((unsigned char)l[i]); i++)
+	for (i++; i < n && nsb_isspace((unsigned char)l[i]); i++)
 		;
 	for (; i < n && k + 1 < size; i++) {
 		if (l[i] == '"') {
@@ -214,7 +215,7 @@ static int hooks_path_line(const char *l, size_t n, char *sec, size_t sec_size, 
 			break;
 		out[k++] = l[i];
 	}
-	while (k > 0 && isspace((unsigned char)out[k - 1]))
+	while (k > 0 && nsb_isspace((unsigned char)out[k - 1]))
 		k--;
 	out[k] = '\0';
 	return k > 0;

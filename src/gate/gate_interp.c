@@ -124,7 +124,7 @@ static bool perl_module_ok(const char *v)
 {
 	if (*v == '-')
 		v++;
-	if (!isalnum((unsigned char)*v) && *v != '_')
+	if (!nsb_isalnum((unsigned char)*v) && *v != '_')
 		return false;
 	/* Foo::Bar, v5.36, 5.010: a name or a version */
 	v += nsb_strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.");
@@ -172,7 +172,7 @@ static int check_perl(struct nsb_gate_ctx *c, const struct interp *ip, int s, in
 
 static bool is_data_url(const char *v)
 {
-	return strncasecmp(v, "data:", 5) == 0;
+	return nsb_strncasecmp(v, "data:", 5) == 0;
 }
 
 /* node --import/--require/--loader/-r VALUE: a data: URL is code, /dev/stdin is stdin. */

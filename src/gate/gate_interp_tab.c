@@ -12,6 +12,7 @@
 #include "gate/gate_interp_tab.h"
 #include "base/fmt.h"
 #include "base/macro.h"
+#include "base/util.h"
 
 /* ---- table ---------------------------------------------------------- */
 
@@ -260,15 +261,15 @@ void nsb_gate_tool_family(const char *name, char *out, size_t outsz)
 	}
 	/* a version after a dash: gcc-12, luajit-2.1.0-beta3, guile-3.0 */
 	for (char *d = strchr(out + (n > 0), '-'); d; d = strchr(d + 1, '-'))
-		if (isdigit((unsigned char)d[1])) {
+		if (nsb_isdigit((unsigned char)d[1])) {
 			*d = '\0';
 			return;
 		}
 	n = strlen(out);
 	/* python3.11d, python3.7m: an ABI letter after the version */
-	if (n > 2 && strchr("dmu", out[n - 1]) && isdigit((unsigned char)out[n - 2]))
+	if (n > 2 && strchr("dmu", out[n - 1]) && nsb_isdigit((unsigned char)out[n - 2]))
 		out[--n] = '\0';
-	while (n > 1 && (isdigit((unsigned char)out[n - 1]) || out[n - 1] == '.'))
+	while (n > 1 && (nsb_isdigit((unsigned char)out[n - 1]) || out[n - 1] == '.'))
 		out[--n] = '\0';
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gate/gate_opts.h"
+#include "base/util.h"
 
 static bool in_list(const char *const *list, const char *s, size_t n)
 {
@@ -28,9 +29,9 @@ static bool adjustment(const char *a)
 	const char *p = a + 1;
 	if (*p == '-' || *p == '+')
 		p++;
-	if (!isdigit((unsigned char)*p))
+	if (!nsb_isdigit((unsigned char)*p))
 		return false;
-	while (isdigit((unsigned char)*p))
+	while (nsb_isdigit((unsigned char)*p))
 		p++;
 	return *p == '\0';
 }
@@ -144,7 +145,7 @@ static bool parse_cluster(const struct optspec *o, char *const *argv, int *i, in
 		if (has(o->optrest, ch))
 			break;
 		if (has(o->digits, ch)) {
-			while (isxdigit((unsigned char)p[1]) || p[1] == 'x')
+			while (nsb_isxdigit((unsigned char)p[1]) || p[1] == 'x')
 				p++;
 			continue;
 		}

@@ -81,12 +81,12 @@ static bool local_host(const char *h, size_t n)
 		if (colon)
 			n = (size_t)(colon - h);
 	}
-	if (n == 0 || (n == 9 && strncasecmp(h, "localhost", 9) == 0) ||
-	    (n == 10 && strncasecmp(h, "localhost.", 10) == 0))
+	if (n == 0 || (n == 9 && nsb_strncasecmp(h, "localhost", 9) == 0) ||
+	    (n == 10 && nsb_strncasecmp(h, "localhost.", 10) == 0))
 		return true;
 	if (h[0] == '[')
 		return n >= 5 &&
-		       (strncmp(h, "[::1]", 5) == 0 || strncasecmp(h, "[::ffff:", 8) == 0 ||
+		       (strncmp(h, "[::1]", 5) == 0 || nsb_strncasecmp(h, "[::ffff:", 8) == 0 ||
 			strncmp(h, "[0:0:0:0:0:0:0:1]", 17) == 0);
 	if (!(h[0] >= '0' && h[0] <= '9'))
 		return false;
@@ -103,7 +103,7 @@ static bool local_host(const char *h, size_t n)
 static int check_file_urls(struct nsb_path_arg *a, const char *v)
 {
 	char buf[PATH_MAX];
-	for (const char *u = strcasestr(v, "file:"); u; u = strcasestr(u + 5, "file:")) {
+	for (const char *u = nsb_strcasestr(v, "file:"); u; u = nsb_strcasestr(u + 5, "file:")) {
 		const char *p = u + 5;
 		if (p[0] == '/' && p[1] == '/') {
 			const char *host = p + 2, *slash = strchrnul(host, '/');
@@ -182,7 +182,7 @@ static bool remote_url(struct nsb_path_arg *a, const char *v)
 		if (!(alnum(ch) || ch == '+' || ch == '-' || ch == '.') || ++n >= sizeof(first) - 1)
 			return false;
 	}
-	if (strncmp(v + n, "://", 3) != 0 || (n == 4 && strncasecmp(v, "file", 4) == 0))
+	if (strncmp(v + n, "://", 3) != 0 || (n == 4 && nsb_strncasecmp(v, "file", 4) == 0))
 		return false;
 	memcpy(first, v, n + 1);
 	first[n + 1] = '\0';

@@ -41,9 +41,9 @@ static const char *address(const char *p)
 {
 	if (*p == '$')
 		return p + 1;
-	if (isdigit((unsigned char)*p) || *p == '+' || *p == '~') {
+	if (nsb_isdigit((unsigned char)*p) || *p == '+' || *p == '~') {
 		p++;
-		while (isdigit((unsigned char)*p) || *p == '~')
+		while (nsb_isdigit((unsigned char)*p) || *p == '~')
 			p++;
 		return p;
 	}
@@ -120,7 +120,7 @@ static int command(char cmd, const char **pp)
 	case 'Q':
 	case 'l':
 	case 'L':
-		while (*p == ' ' || isdigit((unsigned char)*p))
+		while (*p == ' ' || nsb_isdigit((unsigned char)*p))
 			p++;
 		break;
 	default:

@@ -215,7 +215,8 @@ _noreturn_ static int payload_enter(void *arg)
 pid_t nsb_payload_start(const struct nsb_init_args *a, int sfd, int slave)
 {
 	struct payload_start ps = {.a = a, .sfd = sfd, .slave = slave};
-	long page = sysconf(_SC_PAGESIZE);
+	/* getpagesize: sysconf is a 64 KiB window of libc's text of its own. */
+	int page = getpagesize();
 	size_t guard = page > 0 ? (size_t)page : 4096;
 	pid_t pid;
 

@@ -15,6 +15,7 @@
 #include "base/fmt.h"
 #include "seccomp/profile_names.h"
 #include "seccomp/profile_parser.h"
+#include "base/util.h"
 
 static bool action_eq(const struct nsb_action *a, const struct nsb_action *b)
 {
@@ -35,12 +36,12 @@ static bool valid_name(const char *s, bool group)
 	}
 	/* Syscall names may start with '_' (_sysctl); group names may not. */
 	if (len == 0 || len >= NSB_PROFILE_MAX_NAME - 1 ||
-	    !(islower((unsigned char)s[0]) || isdigit((unsigned char)s[0]) ||
+	    !(nsb_islower((unsigned char)s[0]) || nsb_isdigit((unsigned char)s[0]) ||
 	      (!group && s[0] == '_')))
 		return false;
 	for (; *s; s++)
-		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_' &&
-		    !(group && *s == '-'))
+		if (!nsb_islower((unsigned char)*s) && !nsb_isdigit((unsigned char)*s) &&
+		    *s != '_' && !(group && *s == '-'))
 			return false;
 	return true;
 }

@@ -61,7 +61,7 @@ static int parse_term(struct nsb_profile_parser *ps, const struct nsb_origin *o,
 	buf[len] = '\0';
 	if (len == 0)
 		return nsb_profile_err(ps, o, "empty value");
-	if (isdigit((unsigned char)buf[0])) {
+	if (nsb_isdigit((unsigned char)buf[0])) {
 		unsigned base = 10;
 		const char *d = buf;
 		if (len > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
@@ -74,10 +74,10 @@ static int parse_term(struct nsb_profile_parser *ps, const struct nsb_origin *o,
 		}
 		for (; *d; d++) {
 			unsigned digit;
-			if (isdigit((unsigned char)*d))
+			if (nsb_isdigit((unsigned char)*d))
 				digit = (unsigned)(*d - '0');
-			else if (base == 16 && isxdigit((unsigned char)*d))
-				digit = (unsigned)(tolower((unsigned char)*d) - 'a' + 10);
+			else if (base == 16 && nsb_isxdigit((unsigned char)*d))
+				digit = (unsigned)(nsb_tolower((unsigned char)*d) - 'a' + 10);
 			else
 				return nsb_profile_err(ps, o, "invalid number '%s'", buf);
 			if (v > (UINT64_MAX - digit) / base)
@@ -149,7 +149,7 @@ int nsb_profile_parse_action(struct nsb_profile_parser *ps, const struct nsb_ori
 		const char *v = toks[i + 1].s;
 		uint64_t num = 0;
 		bool found = false;
-		if (isdigit((unsigned char)v[0])) {
+		if (nsb_isdigit((unsigned char)v[0])) {
 			char *end;
 			errno = 0;
 			unsigned long long u = nsb_strtoull10(v, &end);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fmt.c and util.c's stand-ins for the C library (nsb_format, the base-10
- * strtol and strtoull, strspn and strcspn): each held against the C
+ * strtol and strtoull, strspn and strcspn, <ctype.h> and the strcase
+ * functions in the C locale, explicit_bzero): each held against the C
  * library's own function on the same input, byte for byte, return value,
  * end pointer and errno included, with buffers too small as well.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 
 #include <criterion/criterion.h>
@@ -245,4 +248,44 @@ Test(fmt, scrub_zeroes)
 	nsb_scrub(secret, 20);
 	for (size_t i = 0; i < sizeof(secret); i++)
 		cr_assert(eq(int, secret[i], i < 20 ? 0 : 'S'), "byte %zu", i);
+}
+
+/* ---- <ctype.h> and the strcase functions, in the C locale ---------------- */
+
+Test(fmt, ctype_as_the_c_locale)
+{
+	for (int c = -1; c < 256; c++) {
+		cr_assert(eq(int, !!nsb_isdigit(c), !!isdigit(c)), "isdigit(%d)", c);
+		cr_assert(eq(int, !!nsb_islower(c), !!islower(c)), "islower(%d)", c);
+		cr_assert(eq(int, !!nsb_isupper(c), !!isupper(c)), "isupper(%d)", c);
+		cr_assert(eq(int, !!nsb_isalnum(c), !!isalnum(c)), "isalnum(%d)", c);
+		cr_assert(eq(int, !!nsb_isxdigit(c), !!isxdigit(c)), "isxdigit(%d)", c);
+		cr_assert(eq(int, !!nsb_isspace(c), !!isspace(c)), "isspace(%d)", c);
+		cr_assert(eq(int, nsb_tolower(c), tolower(c)), "tolower(%d)", c);
+	}
+}
+
+static int sign(int v)
+{
+	return (v > 0) - (v < 0);
+}
+
+Test(fmt, strcase_as_the_c_library)
+{
+	static const char *const s[] = {"",	 "a",	   "A",	   "abc",	"ABC",
+					"abd",	 "ab",	   "Core", "hooksPath", "HOOKSPATH",
+					"file:", "FiLe:x", "\xe9", "\xc9"};
+
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		for (size_t j = 0; j < sizeof(s) / sizeof(s[0]); j++) {
+			cr_assert(eq(int, sign(nsb_strcasecmp(s[i], s[j])),
+				     sign(strcasecmp(s[i], s[j]))),
+				  "strcasecmp('%s', '%s')", s[i], s[j]);
+			for (size_t n = 0; n < 5; n++)
+				cr_assert(eq(int, sign(nsb_strncasecmp(s[i], s[j], n)),
+					     sign(strncasecmp(s[i], s[j], n))),
+					  "strncasecmp('%s', '%s', %zu)", s[i], s[j], n);
+			cr_assert(eq(ptr, nsb_strcasestr(s[i], s[j]), strcasestr(s[i], s[j])),
+				  "strcasestr('%s', '%s')", s[i], s[j]);
+		}
 }
