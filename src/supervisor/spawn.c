@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
-#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -19,7 +18,6 @@
 #include <unistd.h>
 
 #include "base/fmt.h"
-#include "base/trim.h"
 #include "sandbox/init.h"
 #include "core/namespaces.h"
 #include "seccomp/filter.h"
@@ -359,9 +357,6 @@ static int release_init(pid_t pid, int cgroup_fd, bool used_clone3, struct chann
 	return 0;
 }
 
-/* How far below nsb_spawn's frame the stack is given back before the clone. */
-#define NSB_SPAWN_TRIM_STACK (128u << 10)
-
 int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cgroup_fd,
 	      struct nsb_sandbox *sb, struct nsb_error *e)
 {
@@ -384,11 +379,6 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	if (r < 0)
 		goto fail;
 
-	/* The gate's and the plan's deep frames are done with: their stack
-	 * pages would stay resident in the supervisor and, copied by the
-	 * clone, in init.  A failure costs only those pages. */
-	(void)nsb_trim_stack(NSB_SPAWN_TRIM_STACK, NULL, NULL);
-	malloc_trim(0);
 	pid = do_clone(flags, cgroup_fd, &pidfd, &used_clone3);
 	if (pid < 0) {
 		r = pid;
