@@ -176,48 +176,35 @@ static const char *const numbers[] = {
 	"\v\f\r3",
 };
 
-Test(fmt, strtol10_as_strtol)
-{
-	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
-		const char *s = numbers[i];
-		char *we, *ge;
-		long w, g;
-		int werr, gerr;
+/* The C library's FN(s, &end, 10) and OURS(s, &end): value, end, errno. */
+#define SAME_PARSE(type, tag, fn, ours, s)                                       \
+	do {                                                                     \
+		char *we_, *ge_;                                                 \
+		type w_, g_;                                                     \
+		int werr_, gerr_;                                                \
+		errno = 0;                                                       \
+		w_ = (type)fn((s), &we_, 10);                                    \
+		werr_ = errno;                                                   \
+		errno = 0;                                                       \
+		g_ = (type)ours((s), &ge_);                                      \
+		gerr_ = errno;                                                   \
+		cr_assert(eq(tag, g_, w_), "%s('%s')", #ours, (s));              \
+		cr_assert(eq(ptr, ge_, we_), "%s('%s'): end", #ours, (s));       \
+		cr_assert(eq(int, gerr_, werr_), "%s('%s'): errno", #ours, (s)); \
+	} while (0)
 
-		errno = 0;
-		w = strtol(s, &we, 10);
-		werr = errno;
-		errno = 0;
-		g = nsb_strtol10(s, &ge);
-		gerr = errno;
-		cr_assert(eq(long, g, w), "'%s'", s);
-		cr_assert(eq(ptr, ge, we), "end for '%s'", s);
-		cr_assert(eq(int, gerr, werr), "errno for '%s'", s);
-	}
+/* strtoul itself, which the link (--wrap=strtoul) sends to the wrapper. */
+static unsigned long wrapped_strtoul(const char *s, char **end)
+{
+	return strtoul(s, end, 10);
 }
 
-Test(fmt, strtoull10_as_strtoull)
+Test(fmt, strto10_as_the_c_library)
 {
 	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
-		const char *s = numbers[i];
-		char *we, *ge;
-		unsigned long long w, g;
-		int werr, gerr;
-
-		errno = 0;
-		w = strtoull(s, &we, 10);
-		werr = errno;
-		errno = 0;
-		g = nsb_strtoull10(s, &ge);
-		gerr = errno;
-		cr_assert(eq(ullong, g, w), "'%s'", s);
-		cr_assert(eq(ptr, ge, we), "end for '%s'", s);
-		cr_assert(eq(int, gerr, werr), "errno for '%s'", s);
-		/* And strtoul itself, which the link sends to the wrapper. */
-		errno = 0;
-		cr_assert(eq(ulong, strtoul(s, &ge, 10), (unsigned long)w), "strtoul '%s'", s);
-		cr_assert(eq(ptr, ge, we), "strtoul end for '%s'", s);
-		cr_assert(eq(int, errno, werr), "strtoul errno for '%s'", s);
+		SAME_PARSE(long, long, strtol, nsb_strtol10, numbers[i]);
+		SAME_PARSE(unsigned long long, ullong, strtoull, nsb_strtoull10, numbers[i]);
+		SAME_PARSE(unsigned long, ulong, strtoull, wrapped_strtoul, numbers[i]);
 	}
 	/* Other bases still reach the C library's. */
 	cr_assert(eq(ulong, strtoul("0x1f", NULL, 16), 31));
