@@ -36,10 +36,12 @@ static unsigned char *seen;
 static size_t n_seen;
 static pid_t owner;
 
-NOPROF /* Mark the grain of @addr: 1 if the supervisor ran it, 2 if init or the
+NOPROF void __cyg_profile_func_enter(void *fn, void *site);
+NOPROF void __cyg_profile_func_exit(void *fn, void *site);
+
+/* Mark the grain of @addr: 1 if the supervisor ran it, 2 if init or the
  * payload did (a system call per mark: this build is never timed). */
-	NOPROF static void
-	mark(const void *addr)
+NOPROF static void mark(const void *addr)
 {
 	uintptr_t off = (uintptr_t)addr - (uintptr_t)__executable_start;
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* util: pure: number and size parsing, lexical path checks, bounded formatting. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,24 +12,37 @@
 #include "base/fmt.h"
 #include "base/util.h"
 
-int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret)
+/* The decimal digits at *p, as a value; *p moves past them, and *over says
+ * whether the value passed UINT64_MAX (it then stops growing). */
+static uint64_t digits10(const char **p, bool *over)
 {
 	uint64_t v = 0;
-	bool overflow = false;
 
-	if (!s || !*s)
-		return -EINVAL;
-	/* Scan the whole string first: a malformed value is -EINVAL even when
-	 * its digits alone would already overflow. */
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		unsigned d = (unsigned)(*p - '0');
+	*over = false;
+	for (; **p >= '0' && **p <= '9'; (*p)++) {
+		unsigned d = (unsigned)(**p - '0');
+
 		if (v > (UINT64_MAX - d) / 10)
-			overflow = true;
+			*over = true;
 		else
 			v = v * 10 + d;
 	}
+	return v;
+}
+
+int nsb_parse_uint(const char *s, uint64_t max, uint64_t *ret)
+{
+	const char *p = s;
+	bool overflow;
+	uint64_t v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	/* A malformed value is -EINVAL even when its digits alone would
+	 * already overflow. */
+	v = digits10(&p, &overflow);
+	if (*p)
+		return -EINVAL;
 	if (overflow || v > max)
 		return -ERANGE;
 	*ret = v;
@@ -76,20 +88,14 @@ int nsb_parse_milli(const char *s, uint64_t max_milli, uint64_t *ret)
 int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret)
 {
 	static const char units[] = "kmgt"; /* 1024 to the 1st .. 4th power */
-	uint64_t v = 0, mult = 1;
+	uint64_t v, mult = 1;
 	const char *p = s;
-	bool overflow = false;
+	bool overflow;
 
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	/* Overflow is reported only once the suffix is known good. */
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			overflow = true;
-		else
-			v = v * 10 + d;
-	}
+	v = digits10(&p, &overflow);
 	const char *unit = *p ? strchr(units, nsb_tolower((unsigned char)*p)) : NULL;
 	if (unit) {
 		mult = 1ull << (10 * (unit - units + 1));
@@ -205,26 +211,22 @@ size_t nsb_path_depth(const char *p)
 	return d;
 }
 
-/* The magnitude of a base-10 number after its spaces and sign; *neg says
- * whether it had a '-', *over whether it passed ULLONG_MAX. */
-static unsigned long long scan10(const char *s, char **end, bool *neg, bool *over)
+/* A base-10 number as strtol reads it: spaces, a sign, digits.  Returns
+ * its magnitude; *neg says whether it had a '-', *over whether it passed
+ * UINT64_MAX; *end (if @end) as strtol sets it. */
+_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "strtoull's range is uint64_t's");
+static uint64_t scan10(const char *s, char **end, bool *neg, bool *over)
 {
 	const char *p = s, *digits;
-	unsigned long long v = 0;
+	uint64_t v;
 
-	*neg = *over = false;
 	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
 		p++;
+	*neg = *p == '-';
 	if (*p == '+' || *p == '-')
-		*neg = *p++ == '-';
-	for (digits = p; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-
-		if (v > (ULLONG_MAX - d) / 10)
-			*over = true;
-		else
-			v = v * 10 + d;
-	}
+		p++;
+	digits = p;
+	v = digits10(&p, over);
 	if (end)
 		*end = (char *)(uintptr_t)(p == digits ? s : p); /* as strtol: the caller's own */
 	return v;

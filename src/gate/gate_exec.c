@@ -9,7 +9,6 @@
  * takes a value (timeout -s KILL 5 rm) and sees code where there is none
  * (python3 script.py -c conf).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -21,10 +21,8 @@
  * their family name (nsb_gate_tool_family), and gate_exec.c asks with both
  * the called name and the basename of the file it resolves to.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gate/gate_interp_tab.h"
 #include "base/macro.h"

@@ -4,7 +4,6 @@
  * (gate_opts.h), the flags that make them read code from stdin, and the
  * family names executables reduce to (python3.11 -> python).
  */
-#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

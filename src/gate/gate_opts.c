@@ -4,7 +4,6 @@
  * of short ones, nice's -N adjustments, "--", each read by a tool's struct
  * optspec (gate_opts.h).
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "gate/gate_opts.h"

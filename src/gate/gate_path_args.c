@@ -18,7 +18,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gate/gate_path.h"
 #include "gate/gate_rules.h"

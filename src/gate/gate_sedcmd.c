@@ -6,7 +6,6 @@
  * inside a regex, a replacement, a text or a file name does not count.  A
  * script sed itself would reject runs nothing and is not refused.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "gate/gate_shellopt.h"

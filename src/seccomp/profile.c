@@ -5,7 +5,6 @@
  * group ... end), rules and their conditions, and the checks that need the
  * whole profile.  nsbox-profile(5) keeps the same order.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

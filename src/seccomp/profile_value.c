@@ -4,7 +4,6 @@
  * ("errno EPERM"), conditions ("arg1 & 0xf == SOCK_RAW"), numbers and named
  * constants.  nsbox-profile(5) describes them.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
