@@ -42,6 +42,13 @@ static const char *const etc_entries[] = {
 /* Which etc_entries are directories (bit i for entry i). */
 #define ETC_DIRS (1u << 2 | 1u << 3 | 1u << 4 | 1u << 7)
 
+size_t nsb_plan_etc_entries(const char *const **ret_paths, unsigned *ret_dirs)
+{
+	*ret_paths = etc_entries;
+	*ret_dirs = ETC_DIRS;
+	return ARRAY_SIZE(etc_entries);
+}
+
 /* /usr, the links, /etc, /proc, /dev and /tmp (plan_system_view). */
 #define N_SYSTEM_OPS (1 + ARRAY_SIZE(sys_links) + ARRAY_SIZE(etc_entries) + 3)
 
@@ -224,6 +231,8 @@ static int plan_system_view(struct nsb_plan *p, struct nsb_error *e)
 		if (r < 0)
 			return r;
 	}
+	p->etc_first = p->n_ops;
+	p->etc_count = ARRAY_SIZE(etc_entries);
 	for (size_t i = 0; i < ARRAY_SIZE(etc_entries); i++) {
 		r = add_op(p, e, NSB_OP_BIND, etc_entries[i], etc_entries[i], true, true);
 		if (r < 0)

@@ -48,6 +48,13 @@ struct nsb_mount_op {
 	/* --overlay: a BIND op (writable, a --rw root for the gate) that init
 	 * mounts as an overlay with src as its lower layer (sandbox/overlay.c). */
 	bool overlay;
+	/* The /etc snapshot (supervisor/etc_snapshot.h), set by the run after
+	 * the plan is built: in_snapshot marks a file entry of the system view
+	 * that the snapshot serves (init leaves it alone), from_snapshot the
+	 * op that binds the snapshot itself at /etc (its source is the plan's
+	 * etc_snapshot_fd; src names it). */
+	bool in_snapshot;
+	bool from_snapshot;
 };
 
 /* What the supervisor learned about the host before planning (no syscalls here). */
@@ -123,7 +130,22 @@ struct nsb_plan {
 	 * more are its own by then). */
 	const char *overlay_store;
 	int overlay_store_fd;
+	/* The system view's /etc entries: ops etc_first on, etc_count of them,
+	 * in the order of nsb_plan_etc_entries.  etc_snapshot: set by the run
+	 * (supervisor/etc_snapshot.h), the snapshot's directory; NULL: every
+	 * entry is bound from the host.  init inherits etc_snapshot_fd, the
+	 * directory opened and locked. */
+	size_t etc_first, etc_count;
+	const char *etc_snapshot;
+	int etc_snapshot_fd;
 };
+
+/*
+ * The system view's /etc entries, absolute host paths, in the plan's order
+ * (*ret_paths, the count returned); bit i of *ret_dirs is set when entry i
+ * is a directory (bound on its own, never part of the /etc snapshot).
+ */
+size_t nsb_plan_etc_entries(const char *const **ret_paths, unsigned *ret_dirs);
 
 /*
  * Build the plan into *ret, which is written only on success (free it with

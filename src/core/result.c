@@ -209,6 +209,7 @@ static void put_enforced(struct nsb_json *j, const struct nsb_enforced *en)
 	else
 		nsb_json_put_str(j, "network", en->share_net ? "host" : "none");
 	nsb_json_put_str(j, "mount_api", en->mount_api);
+	nsb_json_put_str(j, "etc", en->etc);
 
 	put_enforced_limits(j, en);
 

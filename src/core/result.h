@@ -62,6 +62,9 @@ struct nsb_enforced {
 	const char *hostname;
 	bool share_net;
 	const char *mount_api; /* "new" (open_tree/mount_setattr) or "legacy" */
+	/* The system view's /etc files: "snapshot" (one bind of the cache's
+	 * copy, supervisor/etc_snapshot.h) or "binds"; NULL: no mounts. */
+	const char *etc;
 
 	/* limits: a "via" of NULL means the limit was not asked for. */
 	uint64_t memory_bytes;

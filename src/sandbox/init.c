@@ -38,7 +38,7 @@
  */
 #define NSB_INIT_SPARE_FDS 128
 
-/* Close every fd >= 3 except those listed (n <= 8).  Returns 0 or -errno. */
+/* Close every fd >= 3 except those listed (n <= 12).  Returns 0 or -errno. */
 int nsb_init_close_all_except(const int *keep, size_t n)
 {
 	int sorted[12];
@@ -142,11 +142,17 @@ static int exit_code_of(int status)
 static void init_attach(const struct nsb_init_args *a)
 {
 	struct nsb_error e = {0};
-	int keep[] = {a->sync_rd,   a->err_wr,
-		      a->status_wr, a->stdout_wr,
-		      a->stderr_wr, a->stdin_rd,
-		      a->pty_wr,    a->overlay_wr,
-		      a->net_wr,    a->plan->overlay_store ? a->plan->overlay_store_fd : -1};
+	int keep[] = {a->sync_rd,
+		      a->err_wr,
+		      a->status_wr,
+		      a->stdout_wr,
+		      a->stderr_wr,
+		      a->stdin_rd,
+		      a->pty_wr,
+		      a->overlay_wr,
+		      a->net_wr,
+		      a->plan->overlay_store ? a->plan->overlay_store_fd : -1,
+		      a->plan->etc_snapshot ? a->plan->etc_snapshot_fd : -1};
 	struct pollfd alive = {.fd = a->status_wr, .events = POLLOUT};
 	char go;
 	int r;
@@ -236,9 +242,12 @@ static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_erro
 	/* Every upper layer is with the supervisor (or the run failed). */
 	if (a->overlay_wr >= 0)
 		close(a->overlay_wr);
-	/* Nor may the payload find the store's directory among init's. */
+	/* Nor may the payload find the store's directory among init's, nor
+	 * the /etc snapshot's (cloned by now, or the run failed). */
 	if (p->overlay_store)
 		close(p->overlay_store_fd);
+	if (p->etc_snapshot)
+		close(p->etc_snapshot_fd);
 	if (!p->share_net) {
 		/* Joined on every path: the job owns descriptors.  The mounts'
 		 * error, if any, is the one reported. */

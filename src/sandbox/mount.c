@@ -222,6 +222,24 @@ static int prepare_syslink(const struct nsb_mount_op *op, struct prepared *pr, s
 	return 0;
 }
 
+/*
+ * The /etc snapshot is cloned by path (a clone must come from a mount of
+ * init's namespace, and the descriptor init inherited is on the host's),
+ * and must be the directory the supervisor checked and holds: one swapped
+ * in meanwhile is refused.
+ */
+static int mnt_same_dir(int tree_fd, int want_fd, const char *path, struct nsb_error *e)
+{
+	struct stat want, got;
+
+	if (fstat(want_fd, &want) < 0 || fstat(tree_fd, &got) < 0)
+		return mnt_mount_err(e, nsb_negerrno(), "stat", path);
+	if (want.st_dev != got.st_dev || want.st_ino != got.st_ino)
+		return nsb_error_set(e, -EXDEV, NSB_STAGE_MOUNT,
+				     "the /etc snapshot '%s' was replaced during setup", path);
+	return 0;
+}
+
 /* Clone the source of every bind while the host tree is still visible. */
 static int prepare(struct mount_ctx *c, struct nsb_error *e)
 {
@@ -234,6 +252,11 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 
 		if (op->kind != NSB_OP_BIND && op->kind != NSB_OP_SYSLINK)
 			continue;
+		/* A file of /etc that the snapshot bound at /etc holds. */
+		if (op->in_snapshot) {
+			pr->skip = true;
+			continue;
+		}
 
 		if (op->kind == NSB_OP_SYSLINK) {
 			r = prepare_syslink(op, pr, e);
@@ -245,7 +268,13 @@ static int prepare(struct mount_ctx *c, struct nsb_error *e)
 
 		/* One call clones the whole subtree (AT_RECURSIVE)... */
 		pr->tree_fd = open_tree(AT_FDCWD, op->src,
-					OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+					OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE |
+						(op->from_snapshot ? AT_SYMLINK_NOFOLLOW : 0));
+		if (pr->tree_fd >= 0 && op->from_snapshot) {
+			r = mnt_same_dir(pr->tree_fd, p->etc_snapshot_fd, op->src, e);
+			if (r < 0)
+				return r;
+		}
 		if (pr->tree_fd < 0) {
 			r = nsb_negerrno();
 			if (op->optional && (r == -ENOENT || r == -ENOTDIR)) {

@@ -85,8 +85,12 @@ int nsb_isolation_prepare(struct nsb_run *run, struct nsb_error *e)
 {
 	int r;
 
-	if (run->plan.isolation != NSB_ISO_LANDLOCK)
+	/* A sandbox of our own binds the files of /etc from a snapshot when
+	 * it can (it may write the cache: only for a run that goes ahead). */
+	if (run->plan.isolation != NSB_ISO_LANDLOCK) {
+		nsb_etc_snapshot_apply(&run->plan, &run->etc);
 		return 0;
+	}
 	r = refuse_covers(run, e);
 	if (r < 0)
 		return r;
@@ -135,6 +139,7 @@ void nsb_isolation_finish(struct nsb_run *run)
 {
 	char *dir = run->plan.landlock.tmpdir;
 
+	nsb_etc_snapshot_close(&run->etc);
 	if (run->plan.isolation != NSB_ISO_LANDLOCK)
 		return;
 	if (nsb_reap_descendants() < 0)

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "supervisor/etc_snapshot.h"
 #include "supervisor/overlay_store.h"
 #include "supervisor/cgroup.h"
 #include "core/config.h"
@@ -58,6 +59,8 @@ struct nsb_run {
 	struct nsb_proxy *proxy;
 	/* --overlay-store only: the run's directory for the upper layers. */
 	struct nsb_ovl_store *ovl_store;
+	/* The /etc snapshot the plan binds, held for the run (fd -1: none). */
+	struct nsb_etc_snapshot etc;
 
 	/* The large ones, each with what a run writes at its start. */
 	char fallback_why[NSB_ERR_MESSAGE_MAX];	     /* why not, for the rlimit warnings */

@@ -82,6 +82,7 @@ static void verdict_isolation(const struct nsb_plan *p, struct nsb_enforced *en)
 		return;
 	en->hostname = NULL;
 	en->mount_api = NULL;
+	en->etc = NULL;
 	en->landlock_abi = ll->abi;
 	en->landlock_net_tcp = ll->net != 0;
 	en->landlock_socket_filter = ll->socket_filter;
@@ -102,6 +103,7 @@ void nsb_verdict_enforced(const struct nsb_enforced_in *in, struct nsb_result *r
 	en->hostname = in->plan->hostname;
 	en->share_net = in->plan->share_net;
 	en->mount_api = "new";
+	en->etc = in->plan->etc_snapshot ? "snapshot" : "binds";
 	verdict_isolation(in->plan, en);
 	en->seccomp_profile = b->none ? NSB_SECCOMP_NONE : b->profile;
 	en->seccomp_sha256 = b->none ? NULL : b->sha256;

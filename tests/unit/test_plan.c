@@ -271,6 +271,27 @@ Test(plan, etc_entries_are_optional_binds_never_all_of_etc)
 	}
 }
 
+/* What the /etc snapshot rewrites (supervisor/etc_snapshot.c): the plan's
+ * etc ops are the table's entries, in its order, directories marked. */
+Test(plan, etc_ops_are_the_exported_table)
+{
+	const char *const *paths;
+	unsigned dirs;
+	size_t n = nsb_plan_etc_entries(&paths, &dirs);
+
+	cr_assert(eq(int, build(), 0));
+	cr_assert(eq(sz, pl.etc_count, n));
+	cr_assert(pl.etc_first + n <= pl.n_ops);
+	for (size_t i = 0; i < n; i++) {
+		const struct nsb_mount_op *op = &pl.ops[pl.etc_first + i];
+		cr_expect(eq(int, strcmp(op->src, paths[i]), 0), "%s, %s", op->src, paths[i]);
+		cr_expect(eq(int, op->src_is_dir, (int)((dirs >> i) & 1)), "%s", op->src);
+		cr_expect(eq(int, op->in_snapshot || op->from_snapshot, false), "%s", op->src);
+	}
+	cr_expect(eq(int, (int)(dirs & 1), 0), "the first entry is a file (it becomes /etc)");
+	cr_expect(pl.etc_snapshot == NULL);
+}
+
 Test(plan, proc_dev_tmp_follow_the_system_view)
 {
 	size_t base = ARRAY_LEN(system_view);

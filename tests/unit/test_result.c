@@ -65,6 +65,7 @@ static void fill_exited(struct nsb_result *r)
 	r->enforced.no_new_privs = true;
 	r->enforced.hostname = "nsbox";
 	r->enforced.mount_api = "new";
+	r->enforced.etc = "snapshot";
 }
 
 Test(result, exact_record_for_a_clean_exit)
@@ -84,7 +85,8 @@ Test(result, exact_record_for_a_clean_exit)
 		     "\"enforced\":{\"namespaces\":[\"user\",\"mount\",\"pid\",\"net\",\"ipc\","
 		     "\"uts\",\"cgroup\"],\"caps_dropped\":true,\"no_new_privs\":true,"
 		     "\"seccomp\":null,\"hostname\":\"nsbox\",\"network\":\"none\","
-		     "\"mount_api\":\"new\",\"limits\":{},\"cgroup\":null},\"violations\":[]}\n"));
+		     "\"mount_api\":\"new\",\"etc\":\"snapshot\",\"limits\":{},\"cgroup\":null},"
+		     "\"violations\":[]}\n"));
 }
 
 Test(result, exact_record_for_a_gate_denial)
@@ -399,13 +401,15 @@ Test(result, enforced_seccomp_network_and_nullable_strings)
 	r.enforced.seccomp_unmapped_ids = "errno EPERM";
 	r.enforced.share_net = true;
 	r.enforced.mount_api = "legacy";
+	r.enforced.etc = "binds";
 	_cleanup_free_ char *out = record(&r);
 	cr_expect(
 		has(out,
 		    "\"seccomp\":{\"profile\":\"default\",\"sha256\":\"ab12\","
 		    "\"default_action\":\"errno\",\"unmapped_ids\":\"errno EPERM\"},"
 		    "\"hostname\":\"nsbox\","
-		    "\"network\":\"host\",\"mount_api\":\"legacy\",\"limits\":{},\"cgroup\":null}"),
+		    "\"network\":\"host\",\"mount_api\":\"legacy\",\"etc\":\"binds\",\"limits\":{},"
+		    "\"cgroup\":null}"),
 		"%s", out);
 
 	r.enforced.seccomp_sha256 = NULL;
@@ -413,15 +417,16 @@ Test(result, enforced_seccomp_network_and_nullable_strings)
 	r.enforced.seccomp_unmapped_ids = NULL;
 	r.enforced.hostname = NULL;
 	r.enforced.mount_api = NULL;
+	r.enforced.etc = NULL;
 	r.enforced.share_net = false;
 	r.enforced.caps_dropped = false;
 	r.enforced.no_new_privs = false;
 	_cleanup_free_ char *nul = record(&r);
-	cr_expect(has(nul,
-		      "\"caps_dropped\":false,\"no_new_privs\":false,"
-		      "\"seccomp\":{\"profile\":\"default\",\"sha256\":null,"
-		      "\"default_action\":null,\"unmapped_ids\":null},\"hostname\":null,"
-		      "\"network\":\"none\",\"mount_api\":null,\"limits\":{},\"cgroup\":null}"),
+	cr_expect(has(nul, "\"caps_dropped\":false,\"no_new_privs\":false,"
+			   "\"seccomp\":{\"profile\":\"default\",\"sha256\":null,"
+			   "\"default_action\":null,\"unmapped_ids\":null},\"hostname\":null,"
+			   "\"network\":\"none\",\"mount_api\":null,\"etc\":null,\"limits\":{},"
+			   "\"cgroup\":null}"),
 		  "%s", nul);
 
 	r.has_enforced = false;

@@ -194,6 +194,19 @@ static struct nsb_enforced_in enforced_in(void)
 					.namespaces = 5};
 }
 
+Test(verdict, enforced_says_where_the_files_of_etc_came_from, .init = setup)
+{
+	struct nsb_enforced_in in = enforced_in();
+
+	plan.etc_snapshot = "/home/u/.cache/nsbox/etc-0123";
+	nsb_verdict_enforced(&in, &res);
+	expect_str(res.enforced.etc, "snapshot");
+	plan.isolation = NSB_ISO_LANDLOCK;
+	nsb_verdict_enforced(&in, &res);
+	cr_expect(res.enforced.etc == NULL);
+	cr_expect(res.enforced.mount_api == NULL);
+}
+
 Test(verdict, enforced_says_what_was_applied, .init = setup)
 {
 	struct nsb_enforced_in in = enforced_in();
@@ -210,6 +223,7 @@ Test(verdict, enforced_says_what_was_applied, .init = setup)
 	cr_expect(en->caps_dropped && en->no_new_privs);
 	expect_str(en->hostname, "nsbox");
 	expect_str(en->mount_api, "new");
+	expect_str(en->etc, "binds");
 	expect_str(en->seccomp_profile, "default");
 	expect_str(en->seccomp_sha256, "abc");
 	cr_expect(en->seccomp_unmapped_ids == NULL);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The /etc snapshot (supervisor/etc_snapshot.c), through the real binary:
+ * the files a run sees in /etc are the host's as they are when it starts,
+ * served by one read-only mount of a copy in the caller's cache (the
+ * sandbox's own mountinfo says so) once the files have settled, and by one
+ * bind each otherwise; a changed file names a new snapshot and the old one
+ * goes; a copy that is not the caller's alone is never used; no payload
+ * writes a snapshot.  The host's /etc/hosts is replaced for each test by a
+ * file of the test's own, bound over it in a mount namespace of the test
+ * process (Criterion runs each test in a process of its own), which nsbox
+ * inherits.  As root and as the unprivileged user, with HOME in the project.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* Under /var/tmp: inside, /tmp is the sandbox's own tmpfs (see test_gate.c). */
+__attribute__((constructor)) static void etc_tmpdir(void)
+{
+	setenv("NSBOX_ITEST_TMPDIR", "/var/tmp", 1);
+}
+
+static char home[PATH_MAX];
+
+/* HOME in the project, and the test's own /etc/hosts (HOSTS) in view. */
+static void setup(const char *hosts)
+{
+	itest_mkdir(&itest_cur, "home");
+	snprintf(home, sizeof(home), "%s", itest_path(&itest_cur, "home"));
+	itest_write(&itest_cur, "hosts", hosts);
+	cr_assert(unshare(CLONE_NEWNS) == 0, "unshare: %s", strerror(errno));
+	cr_assert(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0);
+	cr_assert(mount(itest_path(&itest_cur, "hosts"), "/etc/hosts", NULL, MS_BIND, NULL) == 0,
+		  "bind over /etc/hosts: %s", strerror(errno));
+}
+
+/* A file just written may be copied only after a second (etc_snapshot.h). */
+static void settle(void)
+{
+	itest_sleep_ms(1200);
+}
+
+/* The snapshots in the cache, as "name," entries. */
+static void snapshots(char *out, size_t outsz, int *count)
+{
+	char dir[PATH_MAX + 32];
+	DIR *dp;
+	struct dirent *de;
+
+	out[0] = '\0';
+	*count = 0;
+	snprintf(dir, sizeof(dir), "%s/.cache/nsbox", home);
+	dp = opendir(dir);
+	while (dp && (de = readdir(dp)))
+		if (strncmp(de->d_name, "etc-", 4) == 0 && !strstr(de->d_name, ".tmp.")) {
+			snprintf(out + strlen(out), outsz - strlen(out), "%s,", de->d_name);
+			(*count)++;
+		}
+	if (dp)
+		closedir(dp);
+}
+
+/* What a run shows: /etc/hosts, and the mounts at and under /etc. */
+static const char show_sh[] = "cat /etc/hosts; echo ---;"
+			      " awk '$5 == \"/etc\" || $5 ~ /^\\/etc\\// { print $5, $4 }'"
+			      " /proc/self/mountinfo";
+
+static void run_show(const struct itest_opts *o, struct itest_run *r)
+{
+	itest_run(&itest_cur, o, ITEST_ARGV("--", "/bin/sh", "-c", show_sh), r);
+	ITEST_ASSERT_EXIT(r, 0);
+}
+
+NSB_ITEST(etc, a_snapshot_serves_settled_files_and_follows_a_change)
+{
+	struct itest_run r;
+	char list[1024], first[1024];
+	int n;
+	(void)as_user;
+
+	setup("10.0.0.1 one\n");
+	const struct itest_opts o = {.home = home};
+
+	/* Written a moment ago: bound, as before, and no snapshot made. */
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.1 one\n---\n");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "/etc/hosts /");
+	itest_run_close(&r);
+	snapshots(list, sizeof(list), &n);
+	cr_expect(n == 0, "a snapshot of unsettled files: %s", list);
+
+	/* Settled: one mount of the copy at /etc, none for a file. */
+	settle();
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.1 one\n---\n");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "\n/etc /");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "/.cache/nsbox/etc-");
+	bool alone = strstr(r.out, "/etc/hosts ") || strstr(r.out, "/etc/passwd ");
+	cr_expect(alone == false, "a file of /etc still bound on its own:\n%s", r.out);
+	itest_run_close(&r);
+	snapshots(first, sizeof(first), &n);
+	cr_expect(n == 1, "snapshots after the first: %s", first);
+
+	/* The same files: the same snapshot. */
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+	itest_run_close(&r);
+	snapshots(list, sizeof(list), &n);
+	cr_expect(n == 1 && strcmp(list, first) == 0, "%s then %s", first, list);
+
+	/* Changed in place: bound until it settles, then a new snapshot,
+	 * and the old one, held by no run, is gone, with a temporary a crash
+	 * left an hour ago; one being made now stays. */
+	itest_mkdir(&itest_cur, "home/.cache/nsbox/etc-0.tmp.crashed");
+	itest_mkdir(&itest_cur, "home/.cache/nsbox/etc-0.tmp.making");
+	const struct timespec old[2] = {{.tv_sec = time(NULL) - 7200},
+					{.tv_sec = time(NULL) - 7200}};
+	cr_assert(utimensat(AT_FDCWD, itest_path(&itest_cur, "home/.cache/nsbox/etc-0.tmp.crashed"),
+			    old, 0) == 0);
+	itest_write(&itest_cur, "hosts", "10.0.0.1 one\n10.0.0.2 two\n");
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.2 two\n---\n");
+	itest_run_close(&r);
+	settle();
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.1 one\n10.0.0.2 two\n---\n");
+	itest_run_close(&r);
+	snapshots(list, sizeof(list), &n);
+	cr_expect(n == 1 && strcmp(list, first) != 0, "%s then %s", first, list);
+	cr_expect(access(itest_path(&itest_cur, "home/.cache/nsbox/etc-0.tmp.crashed"), F_OK) != 0);
+	cr_expect(access(itest_path(&itest_cur, "home/.cache/nsbox/etc-0.tmp.making"), F_OK) == 0);
+
+	/* The cache off: every file bound. */
+	const char *const off[] = {"NSBOX_NO_CACHE=1", NULL};
+	const struct itest_opts o2 = {.home = home, .env = off};
+	run_show(&o2, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "/etc/passwd /");
+	itest_run_close(&r);
+}
+
+/* Every route to a snapshot, tried by a payload: the mount is read-only
+ * inside, and the copy in the cache is covered where a writable bind
+ * reaches it (cache_guard.h). */
+static const char write_py[] = "import errno, glob, os, sys\n" ITEST_PY_ATTEMPT
+			       "snap = glob.glob(sys.argv[1] + '/.cache/nsbox/etc-*')[0]\n"
+			       "def write(p):\n"
+			       "    with open(p, 'a') as f:\n"
+			       "        f.write('10.6.6.6 evil\\n')\n"
+			       "attempt('etc_hosts', lambda: write('/etc/hosts'))\n"
+			       "attempt('etc_chmod', lambda: os.chmod('/etc/passwd', 0o666))\n"
+			       "attempt('snap_hosts', lambda: write(snap + '/hosts'))\n"
+			       "attempt('snap_new', lambda: write(snap + '/ld.so.preload'))\n"
+			       "attempt('snap_rename', lambda: os.rename(snap, snap + '.x'))\n";
+
+NSB_ITEST(etc, a_payload_cannot_write_a_snapshot)
+{
+	struct itest_run r;
+	char list[1024], path[PATH_MAX + 1100];
+	int n;
+	(void)as_user;
+
+	setup("10.0.0.1 one\n");
+	settle();
+	itest_write(&itest_cur, "write.py", write_py);
+	const struct itest_opts o = {.home = home};
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--rw", "home", "--", "/usr/bin/python3", "write.py", home), &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "etc_hosts"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "etc_chmod"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "snap_hosts"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "snap_new"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "snap_rename"), "EROFS");
+	itest_run_close(&r);
+	snapshots(list, sizeof(list), &n);
+	cr_assert(n == 1, "%s", list);
+	list[strlen(list) - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/.cache/nsbox/%s/hosts", home, list);
+	char *text = itest_slurp(path);
+	cr_expect(text && strcmp(text, "10.0.0.1 one\n") == 0, "the snapshot's hosts: %s", text);
+	free(text);
+}
+
+NSB_ITEST(etc, a_snapshot_others_may_write_is_not_used)
+{
+	struct itest_run r;
+	char list[1024], path[PATH_MAX + 1100];
+	int n;
+	(void)as_user;
+
+	setup("10.0.0.1 one\n");
+	settle();
+	const struct itest_opts o = {.home = home};
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+	itest_run_close(&r);
+	snapshots(list, sizeof(list), &n);
+	cr_assert(n == 1, "%s", list);
+	list[strlen(list) - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/.cache/nsbox/%s", home, list);
+	cr_assert(chmod(path, 0775) == 0, "chmod %s: %s", path, strerror(errno));
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
+	ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.1 one\n---\n");
+	itest_run_close(&r);
+}
+
+NSB_ITEST(etc, a_mount_of_the_callers_under_etc_keeps_the_binds)
+{
+	struct itest_run r;
+	(void)as_user;
+
+	setup("10.0.0.1 one\n");
+	settle();
+	itest_write(&itest_cur, "extra.conf", "extra=1\n");
+	const struct itest_opts o = {.home = home};
+	itest_run(&itest_cur, &o,
+		  ITEST_ARGV("--ro", "extra.conf:/etc/extra.conf", "--", "/bin/cat",
+			     "/etc/extra.conf", "/etc/hosts"),
+		  &r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
+	ITEST_EXPECT_STR(&r, r.out, "extra=1\n10.0.0.1 one\n");
+	itest_run_close(&r);
+}
