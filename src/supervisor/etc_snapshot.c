@@ -344,9 +344,13 @@ static int choose(struct entry *v, size_t n, char **ret_path)
 	if (!dir || survey(v, n, name, &ripe) < 0 || (cfd = open_cache(dir, euid)) < 0)
 		return -1;
 	fd = hold(cfd, name, euid);
-	/* Made only where there is none: one that cannot be held would be
-	 * made again by every run. */
-	if (fd == -ENOENT && ripe && build(cfd, name, v, n) == 0) {
+	/* Made only where there is none (one that cannot be held would be
+	 * made again by every run), and by one run at a time: of 500 runs
+	 * started at once on a new /etc, one copies while the others bind
+	 * the files from the host.  The cache directory's lock is released
+	 * with cfd. */
+	if (fd == -ENOENT && ripe && flock(cfd, LOCK_EX | LOCK_NB) == 0 &&
+	    build(cfd, name, v, n) == 0) {
 		fd = hold(cfd, name, euid);
 		made = fd >= 0;
 	}

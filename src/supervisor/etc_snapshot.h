@@ -15,8 +15,9 @@
  *
  * A snapshot is made only from files unchanged for a second (a change
  * within the same tick of the file system's clock would leave the times
- * as they were), under a temporary name, every file synced, then renamed
- * into place; it is used only when the directory and the cache directory
+ * as they were), by one run at a time (an exclusive flock on the cache
+ * directory; the others bind meanwhile), under a temporary name, every
+ * file synced, then renamed into place; it is used only when the directory and the cache directory
  * are the caller's and writable by no one else.  A run holds a shared lock
  * on its snapshot until it ends; a run that makes a new snapshot removes
  * the others that no run holds.  No payload may write the cache: a run

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -240,5 +241,45 @@ NSB_ITEST(etc, a_mount_of_the_callers_under_etc_keeps_the_binds)
 	ITEST_ASSERT_EXIT(&r, 0);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
 	ITEST_EXPECT_STR(&r, r.out, "extra=1\n10.0.0.1 one\n");
+	itest_run_close(&r);
+}
+
+/* One run at a time makes a snapshot: while another holds the cache
+ * directory's lock, a run binds the files; runs started together on a new
+ * /etc all succeed, and one snapshot comes of them. */
+NSB_ITEST(etc, one_run_at_a_time_makes_a_snapshot)
+{
+	struct itest_run r, many[8];
+	char list[1024], dir[PATH_MAX + 32];
+	int n, fd;
+	(void)as_user;
+
+	setup("10.0.0.1 one\n");
+	settle();
+	itest_mkdir(&itest_cur, "home/.cache");
+	itest_mkdir(&itest_cur, "home/.cache/nsbox");
+	snprintf(dir, sizeof(dir), "%s/.cache/nsbox", home);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert(fd >= 0 && flock(fd, LOCK_EX) == 0, "lock %s: %s", dir, strerror(errno));
+	const struct itest_opts o = {.home = home};
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");
+	itest_run_close(&r);
+	snapshots(list, sizeof(list), &n);
+	cr_expect(n == 0, "made while another run made one: %s", list);
+	close(fd);
+
+	for (size_t i = 0; i < sizeof(many) / sizeof(many[0]); i++)
+		itest_start(&itest_cur, &o, ITEST_ARGV("--", "/bin/sh", "-c", show_sh), &many[i]);
+	for (size_t i = 0; i < sizeof(many) / sizeof(many[0]); i++) {
+		itest_wait(&many[i]);
+		ITEST_ASSERT_EXIT(&many[i], 0);
+		ITEST_EXPECT_CONTAINS(&many[i], many[i].out, "10.0.0.1 one\n---\n");
+		itest_run_close(&many[i]);
+	}
+	snapshots(list, sizeof(list), &n);
+	cr_expect(n == 1, "snapshots: %s", list);
+	run_show(&o, &r);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
 	itest_run_close(&r);
 }
