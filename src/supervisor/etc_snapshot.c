@@ -118,17 +118,18 @@ static bool ours(int fd, uid_t euid)
 }
 
 /* The cache directory, opened (made when missing), its path in dir
- * (PATH_MAX bytes); -1 when there is none to use. */
-static int open_cache(char *dir, uid_t euid)
+ * (PATH_MAX bytes) and our euid in *euid; -1 when there is none to use. */
+static int open_cache(char *dir, uid_t *euid)
 {
 	int fd;
 
 	if (nsb_gate_cache_dir(NSB_CACHE_IN_USE, dir, PATH_MAX) < 0)
 		return -1;
+	*euid = geteuid();
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT && nsb_gate_cache_mkdir(dir) == 0)
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && !ours(fd, euid))
+	if (fd >= 0 && !ours(fd, *euid))
 		nsb_closep(&fd);
 	return fd;
 }
@@ -337,11 +338,12 @@ static int choose(struct entry *v, size_t n, char **ret_path)
 	char name[SNAP_NAME_LEN + 1];
 	_cleanup_free_ char *dir = malloc(PATH_MAX); /* not a page of the stack */
 	_cleanup_close_ int cfd = -1;
-	uid_t euid = geteuid();
+	uid_t euid = 0;
 	bool ripe, made = false;
 	int fd;
 
-	if (!dir || survey(v, n, name, &ripe) < 0 || (cfd = open_cache(dir, euid)) < 0)
+	/* The cache first: without one, the files are not even looked at. */
+	if (!dir || (cfd = open_cache(dir, &euid)) < 0 || survey(v, n, name, &ripe) < 0)
 		return -1;
 	fd = hold(cfd, name, euid);
 	/* Made only where there is none (one that cannot be held would be

@@ -59,7 +59,7 @@ struct nsb_run {
 	struct nsb_proxy *proxy;
 	/* --overlay-store only: the run's directory for the upper layers. */
 	struct nsb_ovl_store *ovl_store;
-	/* The /etc snapshot the plan binds, held for the run (fd -1: none). */
+	/* The /etc snapshot the plan binds, held for the run (path NULL: none). */
 	struct nsb_etc_snapshot etc;
 
 	/* The large ones, each with what a run writes at its start. */
