@@ -185,6 +185,27 @@ void itest_write(const struct itest_project *p, const char *rel, const char *con
 	close(fd);
 }
 
+int itest_cache_entries(const char *home, const char *prefix, char *out, size_t outsz)
+{
+	char dir[PATH_MAX + 32];
+	struct dirent *de;
+	DIR *dp;
+	int n = 0;
+
+	out[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/.cache/nsbox", home);
+	dp = opendir(dir);
+	while (dp && (de = readdir(dp)))
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0 &&
+		    !strstr(de->d_name, ".tmp")) {
+			snprintf(out + strlen(out), outsz - strlen(out), "%s,", de->d_name);
+			n++;
+		}
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
 char *itest_slurp(const char *path)
 {
 	char *buf = NULL;

@@ -90,6 +90,11 @@ void itest_mkdir(const struct itest_project *p, const char *rel);
 void itest_write(const struct itest_project *p, const char *rel, const char *content);
 /* Whole content of a host file (malloc'd) or NULL with errno. */
 char *itest_slurp(const char *path);
+
+/* The entries of HOME/.cache/nsbox whose names start with PREFIX, as
+ * "name," in out ("" when none), a temporary (".tmp" in its name) left
+ * out; their count. */
+int itest_cache_entries(const char *home, const char *prefix, char *out, size_t outsz);
 /* "<project>/<rel>" in a static ring buffer. */
 char *itest_path(const struct itest_project *p, const char *rel);
 

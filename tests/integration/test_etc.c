@@ -11,7 +11,6 @@
  * process (Criterion runs each test in a process of its own), which nsbox
  * inherits.  As root and as the unprivileged user, with HOME in the project.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -54,24 +53,22 @@ static void settle(void)
 	itest_sleep_ms(1200);
 }
 
-/* The snapshots in the cache, as "name," entries. */
+/* The snapshots in the cache, as "name," entries, and their count. */
 static void snapshots(char *out, size_t outsz, int *count)
 {
-	char dir[PATH_MAX + 32];
-	DIR *dp;
-	struct dirent *de;
+	*count = itest_cache_entries(home, "etc-", out, outsz);
+}
 
-	out[0] = '\0';
-	*count = 0;
-	snprintf(dir, sizeof(dir), "%s/.cache/nsbox", home);
-	dp = opendir(dir);
-	while (dp && (de = readdir(dp)))
-		if (strncmp(de->d_name, "etc-", 4) == 0 && !strstr(de->d_name, ".tmp.")) {
-			snprintf(out + strlen(out), outsz - strlen(out), "%s,", de->d_name);
-			(*count)++;
-		}
-	if (dp)
-		closedir(dp);
+/* The path of the one snapshot there must be, with rel after it. */
+static void the_snapshot(const char *rel, char *path, size_t size)
+{
+	char list[1024];
+	int n;
+
+	snapshots(list, sizeof(list), &n);
+	cr_assert(n == 1, "snapshots: %s", list);
+	list[strlen(list) - 1] = '\0';
+	snprintf(path, size, "%s/.cache/nsbox/%s%s", home, list, rel);
 }
 
 /* What a run shows: /etc/hosts, and the mounts at and under /etc. */
@@ -174,8 +171,7 @@ static const char write_py[] = "import errno, glob, os, sys\n" ITEST_PY_ATTEMPT
 NSB_ITEST(etc, a_payload_cannot_write_a_snapshot)
 {
 	struct itest_run r;
-	char list[1024], path[PATH_MAX + 1100];
-	int n;
+	char path[PATH_MAX + 1100];
 	(void)as_user;
 
 	setup("10.0.0.1 one\n");
@@ -192,10 +188,7 @@ NSB_ITEST(etc, a_payload_cannot_write_a_snapshot)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "snap_new"), "EROFS");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "snap_rename"), "EROFS");
 	itest_run_close(&r);
-	snapshots(list, sizeof(list), &n);
-	cr_assert(n == 1, "%s", list);
-	list[strlen(list) - 1] = '\0';
-	snprintf(path, sizeof(path), "%s/.cache/nsbox/%s/hosts", home, list);
+	the_snapshot("/hosts", path, sizeof(path));
 	char *text = itest_slurp(path);
 	cr_expect(text && strcmp(text, "10.0.0.1 one\n") == 0, "the snapshot's hosts: %s", text);
 	free(text);
@@ -204,8 +197,7 @@ NSB_ITEST(etc, a_payload_cannot_write_a_snapshot)
 NSB_ITEST(etc, a_snapshot_others_may_write_is_not_used)
 {
 	struct itest_run r;
-	char list[1024], path[PATH_MAX + 1100];
-	int n;
+	char path[PATH_MAX + 1100];
 	(void)as_user;
 
 	setup("10.0.0.1 one\n");
@@ -214,10 +206,7 @@ NSB_ITEST(etc, a_snapshot_others_may_write_is_not_used)
 	run_show(&o, &r);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
 	itest_run_close(&r);
-	snapshots(list, sizeof(list), &n);
-	cr_assert(n == 1, "%s", list);
-	list[strlen(list) - 1] = '\0';
-	snprintf(path, sizeof(path), "%s/.cache/nsbox/%s", home, list);
+	the_snapshot("", path, sizeof(path));
 	cr_assert(chmod(path, 0775) == 0, "chmod %s: %s", path, strerror(errno));
 	run_show(&o, &r);
 	ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "binds");

@@ -8,7 +8,6 @@
  * inside, and a writable bind of the cache directory itself is refused.
  * As root and as the unprivileged user, with HOME in the project.
  */
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,23 +31,6 @@ static void make_home(void)
 	snprintf(home, sizeof(home), "%s", itest_path(&itest_cur, "home"));
 }
 
-/* The cache files under home, as "name:size," entries ("" when none). */
-static void cache_files(char *out, size_t outsz)
-{
-	char dir[PATH_MAX + 32];
-	DIR *dp;
-	struct dirent *de;
-
-	out[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/.cache/nsbox", home);
-	dp = opendir(dir);
-	while (dp && (de = readdir(dp)))
-		if (strncmp(de->d_name, "deny-", 5) == 0)
-			snprintf(out + strlen(out), outsz - strlen(out), "%s,", de->d_name);
-	if (dp)
-		closedir(dp);
-}
-
 NSB_ITEST(gate_cache, an_alias_is_refused_from_the_listing_and_from_the_cache)
 {
 	struct itest_run r;
@@ -65,7 +47,7 @@ NSB_ITEST(gate_cache, an_alias_is_refused_from_the_listing_and_from_the_cache)
 		ITEST_EXPECT_STR(&r, itest_rec(&r, "denial.rule"), "exec.denylist");
 		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "reason"), "mkfs.");
 		itest_run_close(&r);
-		cache_files(files, sizeof(files));
+		itest_cache_entries(home, "deny-", files, sizeof(files));
 		cr_expect(strlen(files) > 0, "run %d left no cache file under %s", i + 1, home);
 	}
 	/* The cache off: the same verdict from the listing alone. */
