@@ -256,19 +256,19 @@ static void store(const char *cache_dir, const char *path, const char *head,
 		(void)unlink(tmp);
 }
 
-static long long ns(const struct timespec *t)
+long long nsb_cache_ns(const struct timespec *t)
 {
 	return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
 }
 
-static bool settled(const struct stat *st)
+bool nsb_cache_settled(const struct stat *st)
 {
 	struct timespec now;
+	long long m = nsb_cache_ns(&st->st_mtim), c = nsb_cache_ns(&st->st_ctim);
 
 	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
 		return false;
-	long long last = ns(&st->st_mtim) > ns(&st->st_ctim) ? ns(&st->st_mtim) : ns(&st->st_ctim);
-	return ns(&now) - last >= TICK_GUARD * 1000000000LL;
+	return nsb_cache_ns(&now) - (m > c ? m : c) >= TICK_GUARD * 1000000000LL;
 }
 
 int nsb_gate_list_kept_cached(const char *cache_dir, const char *dir,
@@ -296,7 +296,7 @@ int nsb_gate_list_kept_cached(const char *cache_dir, const char *dir,
 	if (!load(path, head, &k)) {
 		k.n = 0;
 		r = list(NULL, dir, collect, &k);
-		if (r == 0 && !k.unfit && k.listed < NSB_GATE_LIST_MAX && settled(&st))
+		if (r == 0 && !k.unfit && k.listed < NSB_GATE_LIST_MAX && nsb_cache_settled(&st))
 			store(cache_dir, path, head, &k);
 	}
 	for (size_t i = 0; r == 0 && i < k.n; i++)

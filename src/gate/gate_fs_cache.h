@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "base/sha256.h"
 
@@ -21,6 +23,16 @@ enum nsb_cache_where {
 /* A cache directory; -ENOENT when the variables give none (a relative
  * value is ignored) or, for NSB_CACHE_IN_USE, when the cache is off. */
 int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz);
+
+/* A time in nanoseconds. */
+long long nsb_cache_ns(const struct timespec *t);
+
+/*
+ * Has st's file been left as it is (modification and change times) for a
+ * second?  A change within the same tick of the file system's clock keeps
+ * the times, so a cache keyed by them is written only from settled files.
+ */
+bool nsb_cache_settled(const struct stat *st);
 
 /* Create dir (mode 0700), and its parent when missing; 0 or -errno. */
 int nsb_gate_cache_mkdir(const char *dir);

@@ -19,7 +19,6 @@
 #include <sys/random.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "supervisor/etc_snapshot.h"
@@ -30,11 +29,9 @@
 #include "gate/gate_fs_cache.h"
 
 #define SNAP_MAGIC     "nsbox etc snapshot 1\n"
-#define SNAP_ENTRY_MAX 32	    /* entries of the table (plan.c has 21) */
-#define SNAP_FILE_MAX  (4LL << 20)  /* bytes of one file: larger, no snapshot */
-#define SNAP_SETTLE_NS 1000000000LL /* a file unchanged this long may be copied */
-#define SNAP_TMP_STALE (60 * 60)    /* seconds: an older temporary is a crash's */
-#define SNAP_DEPTH     4	    /* directory levels a snapshot has, at most */
+#define SNAP_ENTRY_MAX 32	   /* entries of the table (plan.c has 21) */
+#define SNAP_FILE_MAX  (4LL << 20) /* bytes of one file: larger, no snapshot */
+#define SNAP_DEPTH     4	   /* directory levels a snapshot has, at most */
 #define SNAP_PREFIX    "etc-"
 #define SNAP_NAME_LEN  (sizeof(SNAP_PREFIX) - 1 + 32)
 
@@ -46,26 +43,10 @@ struct entry {
 	struct stat st;
 };
 
-static long long ns_of(const struct timespec *t)
-{
-	return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
-}
-
-/* Unchanged for SNAP_SETTLE_NS: a later change gets a later time. */
-static bool settled(const struct stat *st)
-{
-	struct timespec now;
-	long long m = ns_of(&st->st_mtim), c = ns_of(&st->st_ctim);
-
-	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
-		return false;
-	return ns_of(&now) - (m > c ? m : c) >= SNAP_SETTLE_NS;
-}
-
 /* Stat every file entry into v and name the snapshot (name: SNAP_NAME_LEN
  * + 1 bytes).  0, or -1 when these files cannot be snapshotted; *ripe is
  * false when one changed too recently to be copied now. */
-static int survey(struct entry *v, size_t n, char *name, bool *ripe)
+static int survey(struct entry *v, size_t n, uid_t euid, char *name, bool *ripe)
 {
 	struct nsb_sha256 h;
 	uint8_t d[NSB_SHA256_LEN];
@@ -86,15 +67,18 @@ static int survey(struct entry *v, size_t n, char *name, bool *ripe)
 				return -1;
 			k = nsb_format(line, sizeof(line), "%s -\n", en->path);
 		} else {
-			if (!S_ISREG(en->st.st_mode) || en->st.st_size > SNAP_FILE_MAX)
+			/* One we may not read (made private by the host) is
+			 * left to the binds: each run would try to copy it. */
+			if (!S_ISREG(en->st.st_mode) || en->st.st_size > SNAP_FILE_MAX ||
+			    (!(en->st.st_mode & S_IROTH) && en->st.st_uid != euid))
 				return -1;
 			en->present = true;
-			*ripe = *ripe && settled(&en->st);
+			*ripe = *ripe && nsb_cache_settled(&en->st);
 			k = nsb_format(line, sizeof(line), "%s %llu %llu %lld %o %lld %lld\n",
 				       en->path, (unsigned long long)en->st.st_dev,
 				       (unsigned long long)en->st.st_ino, (long long)en->st.st_size,
-				       (unsigned)en->st.st_mode, ns_of(&en->st.st_mtim),
-				       ns_of(&en->st.st_ctim));
+				       (unsigned)en->st.st_mode, nsb_cache_ns(&en->st.st_mtim),
+				       nsb_cache_ns(&en->st.st_ctim));
 		}
 		if (k < 0 || (size_t)k >= sizeof(line))
 			return -1;
@@ -189,8 +173,9 @@ static int copy_file(int at, const char *rel, const struct entry *en)
 	if (src < 0 || fstat(src, &st) < 0)
 		return nsb_negerrno();
 	if (st.st_dev != en->st.st_dev || st.st_ino != en->st.st_ino ||
-	    st.st_size != en->st.st_size || ns_of(&st.st_mtim) != ns_of(&en->st.st_mtim) ||
-	    ns_of(&st.st_ctim) != ns_of(&en->st.st_ctim))
+	    st.st_size != en->st.st_size ||
+	    nsb_cache_ns(&st.st_mtim) != nsb_cache_ns(&en->st.st_mtim) ||
+	    nsb_cache_ns(&st.st_ctim) != nsb_cache_ns(&en->st.st_ctim))
 		return -ESTALE;
 	dst = openat(at, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (dst < 0)
@@ -268,14 +253,14 @@ static int hold(int cfd, const char *name, uid_t euid)
 	return fd;
 }
 
-/* Remove the other snapshots no run holds, and temporaries left by a
- * crash. */
+/* Remove the other snapshots no run holds, and temporaries (only the
+ * builder, which holds the cache directory's lock, makes one: any other
+ * is a crash's). */
 static void prune(int cfd, const char *keep, uid_t euid)
 {
 	int fd = dup(cfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
-	time_t now = time(NULL);
 
 	if (!d) {
 		if (fd >= 0)
@@ -284,14 +269,11 @@ static void prune(int cfd, const char *keep, uid_t euid)
 	}
 	while ((de = readdir(d))) {
 		const char *nm = de->d_name;
-		struct stat st;
 
 		if (strncmp(nm, SNAP_PREFIX, sizeof(SNAP_PREFIX) - 1) || !strcmp(nm, keep))
 			continue;
 		if (strstr(nm, ".tmp.")) {
-			if (fstatat(cfd, nm, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    now - st.st_mtime > SNAP_TMP_STALE)
-				remove_tree(cfd, nm, 0);
+			remove_tree(cfd, nm, 0);
 			continue;
 		}
 		int s = openat(cfd, nm, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -343,7 +325,7 @@ static int choose(struct entry *v, size_t n, char **ret_path)
 	int fd;
 
 	/* The cache first: without one, the files are not even looked at. */
-	if (!dir || (cfd = open_cache(dir, &euid)) < 0 || survey(v, n, name, &ripe) < 0)
+	if (!dir || (cfd = open_cache(dir, &euid)) < 0 || survey(v, n, euid, name, &ripe) < 0)
 		return -1;
 	fd = hold(cfd, name, euid);
 	/* Made only where there is none (one that cannot be held would be

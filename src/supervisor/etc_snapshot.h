@@ -23,9 +23,10 @@
  * the others that no run holds.  No payload may write the cache: a run
  * whose writable binds reach it covers it (supervisor/cache_guard.h).
  *
- * Any of these missing (no cache: NSBOX_NO_CACHE, no HOME; a file larger
- * than 4 MiB, not a regular file or changed within the second; a user
- * mount under /etc), every entry is bound from the host as before.
+ * Without a cache (NSBOX_NO_CACHE, no HOME), or with a file larger than
+ * 4 MiB, not a regular file, not readable by the caller or changed within
+ * the second, or a user mount under /etc, every entry is bound from the
+ * host as before.
  */
 #pragma once
 
