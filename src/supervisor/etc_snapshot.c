@@ -118,18 +118,25 @@ static int open_cache(char *dir, uid_t *euid)
 	return fd;
 }
 
+/* A directory stream on fd (taken: closed when there is none). */
+static DIR *dir_stream(int fd)
+{
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d && fd >= 0)
+		close(fd);
+	return d;
+}
+
 /* Remove a directory tree of ours, never following a link. */
 static void remove_tree(int parent, const char *name, int depth)
 {
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = dir_stream(fd);
 	struct dirent *de;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return;
-	}
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -258,15 +265,11 @@ static int hold(int cfd, const char *name, uid_t euid)
  * is a crash's). */
 static void prune(int cfd, const char *keep, uid_t euid)
 {
-	int fd = dup(cfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = dir_stream(dup(cfd));
 	struct dirent *de;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return;
-	}
 	while ((de = readdir(d))) {
 		const char *nm = de->d_name;
 
