@@ -27,7 +27,9 @@ if [ -z "${lo:-}" ]; then
 fi
 hi=$((16#$lo + 16#$size)) lo=$((16#$lo))
 # The static libraries' constants, apart from nsbox's (Makefile, HOT_LD).
-if ! readelf -SW "$nsbox" | grep -q ' \.rodata\.nsb_cold '; then
+# (Not "readelf | grep -q": grep leaves at the first match, and readelf's
+# SIGPIPE then fails the pipeline under pipefail, now and then.)
+if ! grep -q ' \.rodata\.nsb_cold ' <<<"$(readelf -SW "$nsbox")"; then
 	echo "check-hot-list: $nsbox has no .rodata.nsb_cold section (was it linked with build/hot.ld?)" >&2
 	exit 1
 fi
