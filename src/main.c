@@ -122,17 +122,31 @@ static __attribute__((noinline)) int apply_export(int argc, char *argv[])
 	return 0;
 }
 
+/*
+ * main's state.  Static: the config's lists and the run's buffers are large,
+ * and a page of static storage costs memory only once written.  One object,
+ * so that its layout is the one written here; in .lbss, which the linker
+ * puts after all of .bss, so that every other static of nsbox and of its
+ * libraries (a few hundred bytes) shares the page of .data that each
+ * process writes anyway.  The run starts a page: after its cgroup's paths,
+ * what every run writes of it fills whole pages (run.h).
+ */
+static struct {
+	struct nsb_config cfg;
+	struct nsb_run run __attribute__((aligned(4096)));
+	/* The request's arena: the config points into it until the end. */
+	struct nsb_jdoc request;
+	/* Not in main's frame, which stays under the supervisor's wait for
+	 * the whole run: 5 KiB of stack pages no trim can give back
+	 * (base/trim.h).  Touched only when written. */
+	struct nsb_error e, fe;
+} m __attribute__((section(".lbss.nsb_main"), aligned(4096)));
+
 int main(int argc, char *argv[])
 {
-	/* Large (the plan, the gate's roots): static, and only here. */
-	static struct nsb_config cfg;
-	static struct nsb_run run;
-	/* The request's arena: the config points into it until the end. */
-	static struct nsb_jdoc request;
-	/* Static too: main's frame stays under the supervisor's wait for the
-	 * whole run, and 5 KiB of it would be stack pages that no trim can
-	 * give back (base/trim.h); these are touched only when written. */
-	static struct nsb_error e, fe;
+	struct nsb_config *cfg = &m.cfg;
+	struct nsb_run *run = &m.run;
+	struct nsb_error *e = &m.e, *fe = &m.fe;
 	int64_t start = nsb_mono_ms();
 	int r;
 
@@ -142,10 +156,10 @@ int main(int argc, char *argv[])
 	/* A verb, not a command: "nsbox -- apply" runs a command named apply. */
 	if (argc >= 2 && strcmp(argv[1], "apply") == 0)
 		return apply_export(argc, argv);
-	nsb_run_init(&run, &cfg);
-	r = nsb_cli_parse(argc, argv, &cfg, &e);
-	if (r >= 0 && (cfg.help || cfg.version)) {
-		if (cfg.help)
+	nsb_run_init(run, cfg);
+	r = nsb_cli_parse(argc, argv, cfg, e);
+	if (r >= 0 && (cfg->help || cfg->version)) {
+		if (cfg->help)
 			fputs(nsb_cli_usage, stdout);
 		else
 			printf("nsbox %s\n", NSB_VERSION);
@@ -153,18 +167,18 @@ int main(int argc, char *argv[])
 	}
 	/* A record can only go to an fd that is really there; a usage error
 	 * already found is the one reported. */
-	if (cfg.result_fd >= 0 && nsb_result_fd_check(cfg.result_fd, r < 0 ? &fe : &e) < 0) {
-		cfg.result_fd = -1;
+	if (cfg->result_fd >= 0 && nsb_result_fd_check(cfg->result_fd, r < 0 ? fe : e) < 0) {
+		cfg->result_fd = -1;
 		r = -EBADF;
 	}
 	/* The document's errors are usage errors with a record, like an option's. */
-	if (r >= 0 && (cfg.request || cfg.has_request_fd)) {
-		r = nsb_request_load(&cfg, &request, &e);
+	if (r >= 0 && (cfg->request || cfg->has_request_fd)) {
+		r = nsb_request_load(cfg, &m.request, e);
 		if (r >= 0)
-			nsb_result_set_request(&run.res, &cfg);
+			nsb_result_set_request(&run->res, cfg);
 	}
-	r = dispatch(&run, r, &e, start);
-	nsb_run_destroy(&run);
-	nsb_jdoc_free(&request);
+	r = dispatch(run, r, e, start);
+	nsb_run_destroy(run);
+	nsb_jdoc_free(&m.request);
 	return r;
 }

@@ -65,10 +65,11 @@ struct nsb_facts {
 	uid_t uid;
 	gid_t gid;
 	char *const *environ; /* the caller's environment */
-	/* For each config mount (same index): real path of its source, and
-	 * whether it is a directory.  NULL for tmpfs. */
-	const char *mount_src_real[NSB_MAX_MOUNTS];
-	bool mount_src_is_dir[NSB_MAX_MOUNTS];
+	/* For each config mount (same index): real path of its source (NULL
+	 * for tmpfs), and whether it is a directory.  Arrays of the config's
+	 * n_mounts; NULL when it has none. */
+	const char *const *mount_src_real;
+	const bool *mount_src_is_dir;
 };
 
 struct nsb_plan {

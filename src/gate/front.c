@@ -77,11 +77,16 @@ int nsb_front_policy(const struct nsb_config *c, struct nsb_front *f, struct nsb
 	return 0;
 }
 
-/* The project and every user mount are roots: inside path → host path. */
-static void build_roots(const struct nsb_plan *p, struct nsb_front *f)
+/* The project and every user mount are roots: inside path -> host path.
+ * 0 or -ENOMEM. */
+static int build_roots(const struct nsb_plan *p, struct nsb_front *f)
 {
+	free(f->roots);
 	f->n_roots = 0;
-	for (size_t i = 0; i < p->n_ops && f->n_roots < ARRAY_SIZE(f->roots); i++) {
+	f->roots = calloc(p->n_ops ? p->n_ops : 1, sizeof(*f->roots));
+	if (!f->roots)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_ops; i++) {
 		const struct nsb_mount_op *op = &p->ops[i];
 		if (!op->user)
 			continue;
@@ -91,6 +96,7 @@ static void build_roots(const struct nsb_plan *p, struct nsb_front *f)
 		r->host = op->kind == NSB_OP_TMPFS ? op->dest : op->src;
 		r->writable = op->kind == NSB_OP_TMPFS || !op->readonly;
 	}
+	return 0;
 }
 
 int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct nsb_front *f,
@@ -98,17 +104,16 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 {
 	struct nsb_gate_fs_host host;
 	struct nsb_fs_ops ops;
-	char cache_dir[PATH_MAX];
+	char cache_dir[PATH_MAX], cmd_path[PATH_MAX];
 	const char *name = p->argv[0];
 	const char *path_list = nsb_env_get(p->envp, "PATH", 4);
 	int r;
 
-	build_roots(p, f);
 	/* What exists inside: the read-only root holds only the mount points. */
 	free(f->view);
 	f->n_view = 0;
 	f->view = calloc(p->n_ops ? p->n_ops : 1, sizeof(*f->view));
-	if (!f->view)
+	if (!f->view || build_roots(p, f) < 0)
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_GATE, "judge the command");
 	for (size_t i = 0; i < p->n_ops; i++)
 		f->view[f->n_view++] = p->ops[i].dest;
@@ -138,19 +143,20 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 		.n_view = f->n_view,
 	};
 	f->cmd_found = false;
-	f->cmd_path[0] = '\0';
+	free(f->cmd_path);
+	f->cmd_path = NULL;
 	if (strchr(name, '/')) {
 		char inside[PATH_MAX], mapped[PATH_MAX];
 		if (nsb_path_normalize(p->cwd, name, inside, sizeof(inside)) == 0 &&
 		    nsb_gate_map_host(&in, inside, mapped, sizeof(mapped)) == 0 &&
-		    ops.realpath(ops.ud, mapped, f->cmd_path, sizeof(f->cmd_path)) == 0)
+		    ops.realpath(ops.ud, mapped, cmd_path, sizeof(cmd_path)) == 0)
 			f->cmd_found = true;
-	} else if (nsb_gate_which(&in, NULL, name, f->cmd_path, sizeof(f->cmd_path)) == 0) {
+	} else if (nsb_gate_which(&in, NULL, name, cmd_path, sizeof(cmd_path)) == 0) {
 		f->cmd_found = true;
 	}
-	if (!f->cmd_found)
-		f->cmd_path[0] = '\0';
-	in.cmd_path = f->cmd_found ? f->cmd_path : NULL;
+	if (f->cmd_found && !(f->cmd_path = strdup(cmd_path)))
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_GATE, "judge the command");
+	in.cmd_path = f->cmd_path;
 	in.cmd_real_base = f->cmd_found ? nsb_gate_basename(f->cmd_path) : NULL;
 
 	r = nsb_gate_check(&f->policy, &in, &f->verdict);
@@ -334,7 +340,7 @@ int nsb_front_print_plan(FILE *out, const struct nsb_config *c, const struct nsb
 	nsb_json_begin_object(&j);
 	put_strv(&j, "argv", p->argv, (size_t)p->argc);
 	nsb_json_put_bool(&j, "found", f->cmd_found);
-	nsb_json_put_str(&j, "realpath", f->cmd_found ? f->cmd_path : NULL);
+	nsb_json_put_str(&j, "realpath", f->cmd_path);
 	nsb_json_end_object(&j);
 
 	nsb_json_put_str(&j, "cwd", p->cwd);
@@ -370,4 +376,10 @@ void nsb_front_free(struct nsb_front *f)
 	free(f->view);
 	f->view = NULL;
 	f->n_view = 0;
+	free(f->roots);
+	f->roots = NULL;
+	f->n_roots = 0;
+	free(f->cmd_path);
+	f->cmd_path = NULL;
+	f->cmd_found = false;
 }

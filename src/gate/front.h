@@ -19,19 +19,20 @@
 
 struct nsb_bpf;
 
-/* The fields every run writes come first and the 96 KiB of roots, of which
- * a run uses a few, last: the run's pages that are touched stay few. */
+/* What grows with the run (the roots, the command's path) is on the heap:
+ * the front is the policy and the verdict, whose texts come last, and a
+ * run writes one or two of its pages. */
 struct nsb_front {
 	struct nsb_gate_policy policy;
 	const char *policy_source; /* "builtin" or the --policy file */
+	const char **view;	   /* every mount's inside destination (owned array) */
+	size_t n_view;
+	struct nsb_gate_root *roots; /* one per user mount (owned array) */
 	size_t n_roots;
 	bool cmd_found;
-	const char **view; /* every mount's inside destination (owned array) */
-	size_t n_view;
+	char *cmd_path; /* the command's real path on the host (owned), NULL if not found */
 	struct nsb_gate_verdict verdict;
 	struct nsb_front_ask ask; /* allow / ask / deny (front_ask.h) */
-	char cmd_path[PATH_MAX];  /* the command's real path on the host, "" if not found */
-	struct nsb_gate_root roots[NSB_MAX_MOUNTS + 1];
 };
 
 /* Effective policy; errors (stage "policy" or "usage") name the file or option. */

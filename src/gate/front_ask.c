@@ -90,10 +90,14 @@ int nsb_front_ask(const struct nsb_config *c, struct nsb_front *f,
 	int r;
 
 	/* The flags, and the texts' first bytes but the rule's (read only
-	 * when asked, and written then): its 4 KiB lie on a page of the run
-	 * that a launch without an ask rule then never writes. */
-	a->asked = a->has_consequence = a->has_id = a->approved = false;
-	a->id[0] = a->consequence[0] = '\0';
+	 * when asked, and written then), each only where set: a write, even
+	 * of a zero, makes the page the run's, and a launch without an ask
+	 * rule then writes none of this. */
+	if (a->asked || a->has_consequence || a->has_id || a->approved || a->id[0] ||
+	    a->consequence[0]) {
+		a->asked = a->has_consequence = a->has_id = a->approved = false;
+		a->id[0] = a->consequence[0] = '\0';
+	}
 	/* Deny rules win: a refused command is refused, not asked about. */
 	if (!f->verdict.allowed)
 		return 0;

@@ -28,20 +28,21 @@ void nsb_gate_policy_init(struct nsb_gate_policy *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static void list_free(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
 void nsb_gate_policy_free(struct nsb_gate_policy *p)
 {
-	for (size_t i = 0; i < p->n_deny_exec; i++)
-		free(p->deny_exec[i]);
-	for (size_t i = 0; i < p->n_allow_exec; i++)
-		free(p->allow_exec[i]);
-	for (size_t i = 0; i < p->n_allow_path; i++)
-		free(p->allow_path[i]);
-	for (size_t i = 0; i < p->n_protect; i++)
-		free(p->protect[i]);
-	for (size_t i = 0; i < p->n_mask; i++)
-		free(p->mask[i]);
-	for (size_t i = 0; i < p->n_mask_key; i++)
-		free(p->mask_key[i]);
+	list_free(p->deny_exec, p->n_deny_exec);
+	list_free(p->allow_exec, p->n_allow_exec);
+	list_free(p->allow_path, p->n_allow_path);
+	list_free(p->protect, p->n_protect);
+	list_free(p->mask, p->n_mask);
+	list_free(p->mask_key, p->n_mask_key);
 	nsb_gate_tables_free(p);
 	for (size_t i = 0; i < p->n_lazy_tools; i++)
 		free(p->lazy_tools[i]);
@@ -92,17 +93,32 @@ static bool name_valid(const char *name)
 	return !star || star[1] == '\0';
 }
 
-static int list_add(char **list, size_t *n, size_t max, const char *s)
+/* Room for 16, then doubled: the capacity follows from the count, so
+ * the policy holds no field for it. */
+static int list_grow(char ***list, size_t n)
+{
+	if (n != 0 && (n < 16 || (n & (n - 1)) != 0))
+		return 0;
+	char **v = reallocarray(*list, n ? 2 * n : 16, sizeof(**list));
+	if (!v)
+		return -ENOMEM;
+	*list = v;
+	return 0;
+}
+
+static int list_add(char ***list, size_t *n, size_t max, const char *s)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (strcmp(list[i], s) == 0)
+		if (strcmp((*list)[i], s) == 0)
 			return 0;
 	if (*n >= max)
 		return -E2BIG;
+	if (list_grow(list, *n) < 0)
+		return -ENOMEM;
 	char *copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
-	list[(*n)++] = copy;
+	(*list)[(*n)++] = copy;
 	return 0;
 }
 
@@ -110,21 +126,21 @@ int nsb_gate_policy_deny_exec(struct nsb_gate_policy *p, const char *name)
 {
 	if (!name_valid(name))
 		return -EINVAL;
-	return list_add(p->deny_exec, &p->n_deny_exec, NSB_MAX_GATE_OPTS, name);
+	return list_add(&p->deny_exec, &p->n_deny_exec, NSB_MAX_GATE_OPTS, name);
 }
 
 int nsb_gate_policy_allow_exec(struct nsb_gate_policy *p, const char *name)
 {
 	if (!name_valid(name))
 		return -EINVAL;
-	return list_add(p->allow_exec, &p->n_allow_exec, NSB_MAX_GATE_OPTS, name);
+	return list_add(&p->allow_exec, &p->n_allow_exec, NSB_MAX_GATE_OPTS, name);
 }
 
 int nsb_gate_policy_allow_path(struct nsb_gate_policy *p, const char *dir)
 {
 	if (strlen(dir) > NSB_MAX_PATH || !nsb_path_is_clean_abs(dir))
 		return -EINVAL;
-	return list_add(p->allow_path, &p->n_allow_path, NSB_MAX_GATE_PATHS, dir);
+	return list_add(&p->allow_path, &p->n_allow_path, NSB_MAX_GATE_PATHS, dir);
 }
 
 static bool name_matches(const char *pattern, const char *name)
@@ -153,10 +169,10 @@ int nsb_gate_policy_glob(struct nsb_gate_policy *p, enum nsb_glob_list which, co
 	if (nsb_protect_glob_valid(glob) < 0)
 		return -EINVAL;
 	if (which == NSB_GLOB_PROTECT)
-		return list_add(p->protect, &p->n_protect, NSB_PROTECT_MAX_GLOBS, glob);
+		return list_add(&p->protect, &p->n_protect, NSB_PROTECT_MAX_GLOBS, glob);
 	if (which == NSB_GLOB_MASK)
-		return list_add(p->mask, &p->n_mask, NSB_PROTECT_MAX_GLOBS, glob);
-	return list_add(p->mask_key, &p->n_mask_key, NSB_PROTECT_MAX_GLOBS, glob);
+		return list_add(&p->mask, &p->n_mask, NSB_PROTECT_MAX_GLOBS, glob);
+	return list_add(&p->mask_key, &p->n_mask_key, NSB_PROTECT_MAX_GLOBS, glob);
 }
 
 const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p)

@@ -32,11 +32,14 @@ struct nsb_deny_mode;
  * clear error, never a silent cut.
  */
 struct nsb_gate_policy {
-	char *deny_exec[NSB_MAX_GATE_OPTS];
+	/* The lists are on the heap, grown as they fill (each at most its
+	 * limit): the policy itself stays a few hundred bytes, and a run's
+	 * static one writes a page of it, not the 8 KiB the arrays took. */
+	char **deny_exec;
 	size_t n_deny_exec;
-	char *allow_exec[NSB_MAX_GATE_OPTS];
+	char **allow_exec;
 	size_t n_allow_exec;
-	char *allow_path[NSB_MAX_GATE_PATHS]; /* clean absolute host paths */
+	char **allow_path; /* clean absolute host paths */
 	size_t n_allow_path;
 	bool allow_inline_code;
 	bool allow_metachar; /* shell.metachar off (wins over metachar_strict) */
@@ -44,11 +47,11 @@ struct nsb_gate_policy {
 	 * anywhere; otherwise ("metachar syntax", the default) only shell syntax. */
 	bool metachar_strict;
 	/* Protected paths and secret masks (core/protect.h): patterns. */
-	char *protect[NSB_PROTECT_MAX_GLOBS];
+	char **protect;
 	size_t n_protect;
-	char *mask[NSB_PROTECT_MAX_GLOBS];
+	char **mask;
 	size_t n_mask;
-	char *mask_key[NSB_PROTECT_MAX_GLOBS]; /* masked when holding a private key */
+	char **mask_key; /* masked when holding a private key */
 	size_t n_mask_key;
 	/* the exec rules' tables (gate_tables.h): wrapper and deny-mode entries */
 	struct nsb_wrapper *wrappers;

@@ -71,12 +71,15 @@ struct nsb_cgroup_opts {
 	bool clean_stale;	       /* remove nsbox-<deadpid>-* siblings first */
 };
 
+/* The paths first: a run without a cgroup writes only the fields after
+ * them, and where the struct ends before what a run writes anyway, they
+ * share its page (struct nsb_run). */
 struct nsb_cgroup {
+	char path[4096];      /* absolute path of nsbox-<pid>-<rand> */
+	char leaf[4096];      /* absolute path of the leaf */
 	int fd;		      /* O_DIRECTORY of the leaf, for clone3's cgroup field */
 	int outer_fd;	      /* O_DIRECTORY of nsbox-<pid>-<rand> (limits, stats, kill) */
 	unsigned controllers; /* NSB_CG_* enabled for this run */
-	char path[4096];      /* absolute path of nsbox-<pid>-<rand> */
-	char leaf[4096];      /* absolute path of the leaf */
 };
 
 /* Values read after the run; NSB_CGROUP_MAX where the file is missing. */
@@ -104,9 +107,12 @@ static inline void nsb_cgroup_reset(struct nsb_cgroup *cg)
 {
 	cg->fd = cg->outer_fd = -1;
 	cg->controllers = 0;
-	/* leaf is written with path, and read only while creating: its page
-	 * (struct nsb_run is static) stays untouched in a run without one. */
-	cg->path[0] = '\0';
+	/* leaf is written with path, and read only while creating; path is
+	 * cleared only where set (a write, even of a zero, takes the page):
+	 * their pages (struct nsb_run is static) stay untouched in a run
+	 * without a cgroup. */
+	if (cg->path[0])
+		cg->path[0] = '\0';
 }
 
 /* Where the run's cgroup goes: decided once, by nsb_cgroup_place(). */

@@ -405,8 +405,8 @@ static int scan_bind(struct scan *s, bool protect)
 			break;
 		}
 	}
-	if (s->st->truncated && !s->st->truncated_in[0])
-		nsb_format(s->st->truncated_in, sizeof(s->st->truncated_in), "%s", op->src);
+	if (s->st->truncated && !s->st->truncated_in)
+		s->st->truncated_in = op->src;
 	while (s->q_head < s->q_len)
 		free(s->q[s->q_head++].rel);
 	return r;

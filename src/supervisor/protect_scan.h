@@ -22,11 +22,11 @@
 #include "gate/gate_policy.h"
 
 struct nsb_cover_stats {
-	size_t entries;			     /* directory entries read */
-	size_t sniffed;			     /* mask-key candidates opened and read */
-	bool truncated;			     /* a bound stopped the scan */
-	char truncated_in[NSB_MAX_PATH + 1]; /* the bind's source where it stopped */
-	bool git_fallback; /* --rw-git found a .git without hooks/config: kept read-only */
+	size_t entries;		  /* directory entries read */
+	size_t sniffed;		  /* mask-key candidates opened and read */
+	bool truncated;		  /* a bound stopped the scan */
+	const char *truncated_in; /* the bind's source where it stopped (the plan's) */
+	bool git_fallback;	  /* --rw-git found a .git without hooks/config: kept read-only */
 };
 
 /*

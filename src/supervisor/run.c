@@ -24,6 +24,7 @@
 #include "supervisor/run_net.h"
 #include "supervisor/userns.h"
 #include "supervisor/run_advice.h"
+#include "supervisor/run_facts.h"
 #include "supervisor/run_seccomp.h"
 #include "base/util.h"
 #include "supervisor/verdict.h"
@@ -56,85 +57,6 @@ int nsb_run_fail(struct nsb_run *run, const struct nsb_error *e)
 	run->res.has_setup_error = true;
 	run->res.setup_error = *e;
 	return e->err ? -abs(e->err) : -EIO;
-}
-
-/* Resolve every source path now, so the plan is built from real paths and a
- * missing path is reported before anything is created. */
-static int gather_facts(struct nsb_run *run, struct nsb_error *e)
-{
-	const struct nsb_config *cfg = run->cfg;
-	struct nsb_facts *facts = &run->facts;
-	const char *home = getenv("HOME");
-	_cleanup_free_ char *cwd = NULL;
-
-	facts->uid = getuid();
-	facts->gid = getgid();
-	facts->environ = environ;
-
-	/* Each real path malloc'd to size: no PATH_MAX buffers in the frame
-	 * or in the run (a page each, touched on every launch). */
-	/* The kernel's getcwd already names the directory without a symlink
-	 * (built from its dentries): no realpath walk, one readlink per
-	 * component, is needed unless it is unreachable from our root. */
-	cwd = getcwd(NULL, 0);
-	if (cwd && cwd[0] == '/')
-		run->cwd_real = TAKE_PTR(cwd);
-	else if (!cwd || !(run->cwd_real = realpath(cwd, NULL)))
-		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE,
-				     "resolve the current directory");
-	facts->cwd = run->cwd_real;
-	if (home && *home && (run->home_real = realpath(home, NULL)))
-		facts->home = run->home_real;
-
-	if (cfg->project) {
-		struct stat st;
-		if (!(run->project_real = realpath(cfg->project, NULL))) {
-			nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "--project '%s'",
-				      cfg->project);
-			return nsb_error_hint(e, "the path is relative to '%s'", run->cwd_real);
-		}
-		if (stat(run->project_real, &st) < 0 || !S_ISDIR(st.st_mode))
-			return nsb_error_setx(e, -ENOTDIR, NSB_STAGE_USAGE,
-					      "--project '%s': not a directory", cfg->project);
-		facts->project_real = run->project_real;
-	}
-
-	if (cfg->n_mounts && !(run->mount_real = calloc(cfg->n_mounts, sizeof(char *))))
-		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "resolve the mount sources");
-	for (size_t i = 0; i < cfg->n_mounts; i++) {
-		const struct nsb_mount_arg *m = &cfg->mounts[i];
-		const char *opt = m->kind == NSB_MOUNT_RO	 ? "--ro"
-				  : m->kind == NSB_MOUNT_OVERLAY ? "--overlay"
-								 : "--rw";
-		_cleanup_free_ char *src = NULL;
-		struct stat st;
-
-		if (m->kind == NSB_MOUNT_TMPFS)
-			continue;
-		src = strndup(m->src, m->src_len);
-		if (!src)
-			return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "%s", opt);
-		if (!(run->mount_real[i] = realpath(src, NULL))) {
-			int r = nsb_negerrno();
-			nsb_error_set(e, r, NSB_STAGE_USAGE, "%s '%s'", opt, src);
-			if (r == -ENOENT)
-				return nsb_error_hint(
-					e, "create it first; a relative path is taken from '%s'",
-					run->cwd_real);
-			return r;
-		}
-		if (stat(run->mount_real[i], &st) < 0)
-			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "%s '%s'", opt,
-					     src);
-		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-			return nsb_error_setx(
-				e, -EINVAL, NSB_STAGE_USAGE,
-				"%s '%s': only directories and regular files can be bound", opt,
-				src);
-		facts->mount_src_real[i] = run->mount_real[i];
-		facts->mount_src_is_dir[i] = S_ISDIR(st.st_mode);
-	}
-	return 0;
 }
 
 /* Compile the profile once, here in the supervisor. */
@@ -325,7 +247,10 @@ decide:
 	/* RLIMIT_NPROC never binds uid 0 (limitplan.c): not even read then. */
 	if (h->uid != 0 && getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY)
 		h->nproc_hard = nproc.rlim_max;
-	nsb_format(run->fallback_why, sizeof(run->fallback_why), "%s", why.message);
+	/* Only a reason is copied: even an empty one's byte would make the
+	 * page the run's (run.h). */
+	if (why.message[0])
+		nsb_format(run->fallback_why, sizeof(run->fallback_why), "%s", why.message);
 	h->why_not = run->fallback_why;
 	r = nsb_limits_decide(cfg, h, &run->plan.limits, e);
 	if (r < 0)
@@ -349,7 +274,7 @@ int nsb_run_prepare(struct nsb_run *run)
 	const struct nsb_config *cfg = run->cfg;
 	struct nsb_error e = {0};
 
-	if (gather_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
+	if (nsb_run_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
 	    nsb_run_net_options(run, &e) < 0 || setup_seccomp(run, &e) < 0 ||
 	    nsb_front_policy(cfg, &run->front, &e) < 0 || nsb_run_net_policy_file(run, &e) < 0)
 		return nsb_run_fail(run, &e);

@@ -33,13 +33,18 @@
  * run touches as few pages as it can (bench/memory.sh).
  */
 struct nsb_run {
+	/* Its 8 KiB of paths, written only when a cgroup is made, then its
+	 * descriptors, which every run writes, on the page of what follows. */
+	struct nsb_cgroup cg;
 	const struct nsb_config *cfg;
 	struct nsb_result res;
 
 	/* prepare */
 	/* malloc'd by realpath, freed by nsb_run_destroy; facts points here */
 	char *cwd_real, *home_real, *project_real;
-	char **mount_real; /* one per config mount (NULL for tmpfs), allocated to size */
+	/* One per config mount (NULL for tmpfs), allocated to size; then as
+	 * many bools, whether each is a directory (facts points at both). */
+	char **mount_real;
 	struct nsb_plan plan;
 	struct nsb_bpf bpf; /* compiled once, here; plan.seccomp points here */
 	struct nsb_limits_host lim_host;
@@ -63,15 +68,14 @@ struct nsb_run {
 	struct nsb_etc_snapshot etc;
 
 	/* The large ones, each with what a run writes at its start. */
-	char fallback_why[NSB_ERR_MESSAGE_MAX];	     /* why not, for the rlimit warnings */
-	char pids_fallback_why[NSB_ERR_MESSAGE_MAX]; /* why not, for --pids in particular */
 	struct nsb_facts facts;
 	struct nsb_cover_stats covers; /* the scan for protected paths and secrets */
 	struct nsb_front front;
-	struct nsb_cgroup cg;
 	/* --isolation auto fell back to Landlock: why ("uid_map: ..."), else "". */
 	char isolation_why[NSB_ERR_MESSAGE_MAX];
-	struct nsb_cgroup_place cg_place; /* where the cgroup goes, decided once */
+	struct nsb_cgroup_place cg_place;	     /* where the cgroup goes, decided once */
+	char fallback_why[NSB_ERR_MESSAGE_MAX];	     /* why not, for the rlimit warnings */
+	char pids_fallback_why[NSB_ERR_MESSAGE_MAX]; /* why not, for --pids in particular */
 	/* Storage for the record's strings (the record outlives cg and the plan's users). */
 	char cgroup_path[sizeof(((struct nsb_cgroup *)0)->path)];
 	char warn_path[NSB_RESULT_MAX_WARNINGS][NSB_MAX_PATH + 1];

@@ -18,6 +18,9 @@
 static struct nsb_config cfg;
 static struct nsb_plan plan;
 static char real[NSB_MAX_MOUNTS][PATH_MAX];
+/* facts points at these: one per config mount, as the supervisor resolves them */
+static const char *src_real[NSB_MAX_MOUNTS];
+static bool src_is_dir[NSB_MAX_MOUNTS];
 
 static char env_path[] = "PATH=/usr/bin:/bin", env_home[] = "HOME=/home/u",
 	    env_lang[] = "LANG=C.UTF-8", env_term[] = "TERM=xterm", env_foo[] = "FOO=bar",
@@ -64,6 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	facts.uid = 1000;
 	facts.gid = 1000;
 	facts.environ = caller_env;
+	facts.mount_src_real = src_real;
+	facts.mount_src_is_dir = src_is_dir;
 	if (cfg.project) {
 		static char project[PATH_MAX];
 		if (nsb_path_normalize(facts.cwd, cfg.project, project, sizeof(project)) < 0)
@@ -73,13 +78,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < cfg.n_mounts; i++) {
 		const struct nsb_mount_arg *m = &cfg.mounts[i];
 		char src[NSB_MAX_PATH + 1];
+		src_real[i] = NULL, src_is_dir[i] = false; /* the last input's are still here */
 		if (m->kind == NSB_MOUNT_TMPFS)
 			continue;
 		snprintf(src, sizeof(src), "%.*s", (int)m->src_len, m->src);
 		if (nsb_path_normalize(facts.cwd, src, real[i], sizeof(real[i])) < 0)
 			goto out;
-		facts.mount_src_real[i] = real[i];
-		facts.mount_src_is_dir[i] = (i % 2) == 0;
+		src_real[i] = real[i];
+		src_is_dir[i] = (i % 2) == 0;
 	}
 
 	memset(&e, 0, sizeof(e));

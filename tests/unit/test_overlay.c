@@ -267,8 +267,12 @@ static int plan_with(const char *real, bool is_dir, struct nsb_plan *pl, struct 
 	f.uid = 1000;
 	f.gid = 1000;
 	f.environ = plan_env;
-	f.mount_src_real[0] = real;
-	f.mount_src_is_dir[0] = is_dir;
+	static const char *src_real[1];
+	static bool src_is_dir[1];
+	src_real[0] = real;
+	src_is_dir[0] = is_dir;
+	f.mount_src_real = src_real;
+	f.mount_src_is_dir = src_is_dir;
 	return nsb_plan_build(&cfg, &f, pl, e);
 }
 
@@ -312,8 +316,10 @@ Test(overlay_plan, a_run_without_overlay_plans_none)
 	static struct nsb_facts f;
 	f.cwd = "/home/u/proj";
 	f.environ = plan_env;
-	f.mount_src_real[0] = "/home/u/w";
-	f.mount_src_is_dir[0] = true;
+	static const char *const src_real[] = {"/home/u/w"};
+	static const bool src_is_dir[] = {true};
+	f.mount_src_real = src_real;
+	f.mount_src_is_dir = src_is_dir;
 	cr_assert(eq(int, nsb_plan_build(&cfg, &f, &pl, &e), 0), "%s", e.message);
 	cr_expect(eq(sz, pl.n_overlays, 0));
 	for (size_t i = 0; i < pl.n_ops; i++)

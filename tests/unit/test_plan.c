@@ -25,6 +25,9 @@
 /* All three are large (the plan is over a megabyte): keep them off the stack. */
 static struct nsb_config cfg;
 static struct nsb_facts facts;
+/* What the supervisor resolves per config mount (facts points at them). */
+static const char *src_real[NSB_MAX_MOUNTS];
+static bool src_is_dir[NSB_MAX_MOUNTS];
 static struct nsb_plan pl;
 static struct nsb_error err;
 
@@ -95,6 +98,10 @@ static void setup(void)
 	facts.uid = 1000;
 	facts.gid = 1001;
 	facts.environ = caller_env;
+	memset(src_real, 0, sizeof(src_real));
+	memset(src_is_dir, 0, sizeof(src_is_dir));
+	facts.mount_src_real = src_real;
+	facts.mount_src_is_dir = src_is_dir;
 	memset(&err, 0, sizeof(err));
 }
 
@@ -123,8 +130,8 @@ static void add_bind(enum nsb_mount_kind kind, const char *arg, const char *dest
 	cfg.mounts[i].src_len = colon ? (size_t)(colon - arg) : strlen(arg);
 	cfg.mounts[i].dest = dest;
 	cfg.mounts[i].argv_index = 10 + (int)i;
-	facts.mount_src_real[i] = real;
-	facts.mount_src_is_dir[i] = is_dir;
+	src_real[i] = real;
+	src_is_dir[i] = is_dir;
 }
 
 static void add_tmpfs(const char *dest, uint64_t size)
