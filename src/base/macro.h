@@ -27,7 +27,19 @@
  * pages a launch does read lie together. */
 #define _cold_data_ __attribute__((section(".rodata.nsb_cold")))
 
+/* Static storage a run writes little of, or none: in .lbss, which the
+ * linker puts after all of .bss, so that the few bytes of every other
+ * static (nsbox's and its libraries') share the page of .data each process
+ * writes anyway instead of being spread past the large objects (main.c). */
+#define _large_bss_(name) __attribute__((section(".lbss." name)))
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* 0, or a compile error when the string literal s does not fit a char[n]
+ * with its NUL: C lets one of exactly n bytes in, unterminated.  For
+ * pointer-free tables, whose strings are arrays (a pointer in a constant
+ * table is a relocation in a PIE: its page is copied in every process). */
+#define NSB_FITS0(s, n) (0 * sizeof(struct { int fits : sizeof(s) <= (n) ? 1 : -1; }))
 
 static inline void nsb_freep(void *p)
 {

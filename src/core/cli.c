@@ -48,18 +48,18 @@ static const struct nsb_cli_option *next_option(int argc, char *const *argv, int
 	}
 	if (!exact && matches != 1)
 		return usage_null(e, -EINVAL, "see nsbox --help", "unknown option '%s'", a);
-	if (eq && !o->metavar)
+	if (eq && !o->metavar[0])
 		return usage_null(e, -EINVAL, "see nsbox --help", "option '%s' takes no value",
 				  o->name);
 	*val = NULL;
-	if (o->metavar && !eq && *i + 1 >= argc)
+	if (o->metavar[0] && !eq && *i + 1 >= argc)
 		return usage_null(e, -EINVAL, "see nsbox --help", "option '%s' needs a value", a);
 	if (!exact)
 		return usage_null(e, -EINVAL, "spell options out in full",
 				  "option '%s' is abbreviated (did you mean '%s'?)", a, o->name);
-	if (o->metavar)
+	if (o->metavar[0])
 		*val = eq ? eq + 1 : argv[*i + 1];
-	*i += o->metavar && !eq ? 2 : 1;
+	*i += o->metavar[0] && !eq ? 2 : 1;
 	return o;
 }
 
@@ -160,7 +160,7 @@ static int cli_parse(int argc, char *const *argv, struct nsb_config *c, struct n
 		s.argv_index = i - 1;
 		if (!s.other_option && !nsb_cli_request_may_join(o->name))
 			s.other_option = o->name;
-		r = o->set(o, val, &s, e);
+		r = nsb_cli_set(o, val, &s, e);
 		if (r < 0)
 			return r;
 		if (o->stop)
@@ -174,7 +174,7 @@ static bool takes_value(const char *arg)
 {
 	for (size_t i = 0; i < NSB_CLI_N_OPTIONS; i++)
 		if (strcmp(arg, nsb_cli_options[i].name) == 0)
-			return nsb_cli_options[i].metavar != NULL;
+			return nsb_cli_options[i].metavar[0] != '\0';
 	return false;
 }
 

@@ -19,7 +19,7 @@ int nsb_cli_usage_err(struct nsb_error *e, int err, const char *hint, const char
 	va_start(ap, fmt);
 	r = nsb_error_vsetx(e, err, NSB_STAGE_USAGE, NULL, fmt, ap);
 	va_end(ap);
-	if (hint)
+	if (hint && hint[0])
 		nsb_error_hint(e, "%s", hint);
 	return r;
 }
@@ -403,58 +403,87 @@ static int set_approved(const struct nsb_cli_option *o, const char *arg, struct 
 
 /* ---- the table ------------------------------------------------------------ */
 
+/* Every setter, once: the rows name theirs by its index (SET). */
+// clang-format off
+#define SETTERS(X) \
+	X(add_allow_exec) X(add_allow_path) X(add_deny_exec) X(add_env) X(add_mask) \
+	X(add_mount) X(nsb_cli_add_allow_net) X(nsb_cli_add_allow_net_range) \
+	X(nsb_cli_add_deny_net) X(nsb_cli_set_isolation) X(nsb_cli_set_overlay_mode) \
+	X(nsb_cli_set_overlay_size) X(nsb_cli_set_proxy_port) X(nsb_cli_set_request) \
+	X(nsb_cli_set_request_fd) X(set_abs_path) X(set_approved) X(set_flag) X(set_fraction) \
+	X(set_hostname) X(set_max_output) X(set_path) X(set_pids) X(set_project) \
+	X(set_pty_off) X(set_pty_on) X(set_result_fd) X(set_size)
+// clang-format on
+
+#define SETTER_ENUM(f) SETTER_##f,
+enum {
+	SETTERS(SETTER_ENUM) N_SETTERS
+};
+#undef SETTER_ENUM
+#define SET(f) .set = SETTER_##f
+
+int nsb_cli_set(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+		struct nsb_error *e)
+{
+#define SETTER_FN(f) f,
+	static const nsb_cli_setter setters[] = {SETTERS(SETTER_FN)};
+#undef SETTER_FN
+	_Static_assert(ARRAY_SIZE(setters) == N_SETTERS, "one function per setter");
+	return setters[o->set](o, arg, s, e);
+}
+
 #define FIELD(f) .field = offsetof(struct nsb_config, f)
 
 const struct nsb_cli_option nsb_cli_options[] = {
 	/* Filesystem */
-	{.name = "--ro", .metavar = "PATH[:DEST]", .set = add_mount, .min = NSB_MOUNT_RO},
-	{.name = "--rw", .metavar = "PATH[:DEST]", .set = add_mount, .min = NSB_MOUNT_RW},
-	{.name = "--tmpfs", .metavar = "DEST[:SIZE]", .set = add_mount, .min = NSB_MOUNT_TMPFS},
-	{.name = "--project", .metavar = "DIR", .set = set_project},
-	{.name = "--no-project", .set = set_flag, FIELD(no_project)},
+	{.name = "--ro", .metavar = "PATH[:DEST]", SET(add_mount), .min = NSB_MOUNT_RO},
+	{.name = "--rw", .metavar = "PATH[:DEST]", SET(add_mount), .min = NSB_MOUNT_RW},
+	{.name = "--tmpfs", .metavar = "DEST[:SIZE]", SET(add_mount), .min = NSB_MOUNT_TMPFS},
+	{.name = "--project", .metavar = "DIR", SET(set_project)},
+	{.name = "--no-project", SET(set_flag), FIELD(no_project)},
 	{.name = "--chdir",
 	 .metavar = "DIR",
-	 .set = set_abs_path,
+	 SET(set_abs_path),
 	 FIELD(chdir),
 	 .what = "not a normalized absolute path",
 	 .hint = "give the directory as it appears inside, e.g. --chdir /data"},
-	{.name = "--rw-git", .set = set_flag, FIELD(rw_git)},
-	{.name = "--no-protect", .set = set_flag, FIELD(no_protect)},
-	{.name = "--mask", .metavar = "PATH|GLOB", .set = add_mask},
-	{.name = "--no-mask", .set = set_flag, FIELD(no_mask)},
-	{.name = "--overlay", .metavar = "DIR[:DEST]", .set = add_mount, .min = NSB_MOUNT_OVERLAY},
-	{.name = "--overlay-size", .metavar = "SIZE", .set = nsb_cli_set_overlay_size},
-	{.name = "--overlay-mode", .metavar = "MODE", .set = nsb_cli_set_overlay_mode},
-	{.name = "--overlay-commit-always", .set = set_flag, FIELD(overlay_commit_always)},
+	{.name = "--rw-git", SET(set_flag), FIELD(rw_git)},
+	{.name = "--no-protect", SET(set_flag), FIELD(no_protect)},
+	{.name = "--mask", .metavar = "PATH|GLOB", SET(add_mask)},
+	{.name = "--no-mask", SET(set_flag), FIELD(no_mask)},
+	{.name = "--overlay", .metavar = "DIR[:DEST]", SET(add_mount), .min = NSB_MOUNT_OVERLAY},
+	{.name = "--overlay-size", .metavar = "SIZE", SET(nsb_cli_set_overlay_size)},
+	{.name = "--overlay-mode", .metavar = "MODE", SET(nsb_cli_set_overlay_mode)},
+	{.name = "--overlay-commit-always", SET(set_flag), FIELD(overlay_commit_always)},
 	{.name = "--overlay-store",
 	 .metavar = "PATH",
-	 .set = set_path,
+	 SET(set_path),
 	 FIELD(overlay_store),
 	 .what = "invalid directory name"},
 	/* Environment and identity */
-	{.name = "--env", .metavar = "NAME[=VALUE]", .set = add_env},
-	{.name = "--hostname", .metavar = "NAME", .set = set_hostname},
-	{.name = "--share-net", .set = set_flag, FIELD(share_net)},
-	{.name = "--allow-net", .metavar = "HOST[:PORT]", .set = nsb_cli_add_allow_net},
-	{.name = "--deny-net", .metavar = "HOST[:PORT]", .set = nsb_cli_add_deny_net},
-	{.name = "--allow-net-range", .metavar = "CIDR", .set = nsb_cli_add_allow_net_range},
-	{.name = "--proxy-port", .metavar = "PORT", .set = nsb_cli_set_proxy_port},
+	{.name = "--env", .metavar = "NAME[=VALUE]", SET(add_env)},
+	{.name = "--hostname", .metavar = "NAME", SET(set_hostname)},
+	{.name = "--share-net", SET(set_flag), FIELD(share_net)},
+	{.name = "--allow-net", .metavar = "HOST[:PORT]", SET(nsb_cli_add_allow_net)},
+	{.name = "--deny-net", .metavar = "HOST[:PORT]", SET(nsb_cli_add_deny_net)},
+	{.name = "--allow-net-range", .metavar = "CIDR", SET(nsb_cli_add_allow_net_range)},
+	{.name = "--proxy-port", .metavar = "PORT", SET(nsb_cli_set_proxy_port)},
 	/* Terminal */
-	{.name = "--pty", .set = set_pty_on},
-	{.name = "--no-pty", .set = set_pty_off},
+	{.name = "--pty", SET(set_pty_on)},
+	{.name = "--no-pty", SET(set_pty_off)},
 	/* Limits and lifetime */
 	{.name = "--memory",
 	 .metavar = "SIZE",
-	 .set = set_size,
+	 SET(set_size),
 	 FIELD(memory),
 	 .min = NSB_MIN_MEMORY,
 	 .max = NSB_MAX_MEMORY,
 	 .what = "invalid size",
 	 .hint = "SIZE is bytes with an optional k, M, G or T suffix, from 1M to 1T"},
-	{.name = "--pids", .metavar = "N|unlimited", .set = set_pids},
+	{.name = "--pids", .metavar = "N|unlimited", SET(set_pids)},
 	{.name = "--cpus",
 	 .metavar = "FRACTION",
-	 .set = set_fraction,
+	 SET(set_fraction),
 	 FIELD(cpus_milli),
 	 .min = 10,
 	 .max = NSB_MAX_CPUS_MILLI,
@@ -462,7 +491,7 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .hint = "FRACTION is a number of CPUs from 0.01 to 1024, e.g. 0.5"},
 	{.name = "--timeout",
 	 .metavar = "SECONDS",
-	 .set = set_fraction,
+	 SET(set_fraction),
 	 FIELD(timeout_ms),
 	 .min = 1,
 	 .max = NSB_MAX_TIMEOUT_MS,
@@ -470,22 +499,22 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .hint = "SECONDS is a positive number with up to 3 decimals, at most one year"},
 	{.name = "--kill-after",
 	 .metavar = "SECONDS",
-	 .set = set_fraction,
+	 SET(set_fraction),
 	 FIELD(kill_after_ms),
 	 .max = NSB_MAX_KILL_AFTER_MS,
 	 .what = "invalid duration",
 	 .hint = "SECONDS is a number from 0 to 3600 with up to 3 decimals"},
 	{.name = "--max-output",
 	 .metavar = "BYTES",
-	 .set = set_max_output,
+	 SET(set_max_output),
 	 FIELD(max_output),
 	 .max = NSB_MAX_OUTPUT,
 	 .what = "invalid size",
 	 .hint = "BYTES is a size with an optional k, M, G or T suffix, at most 1T"},
-	{.name = "--capture", .set = set_flag, FIELD(capture)},
+	{.name = "--capture", SET(set_flag), FIELD(capture)},
 	{.name = "--tmp-size",
 	 .metavar = "SIZE",
-	 .set = set_size,
+	 SET(set_size),
 	 FIELD(tmp_size),
 	 .min = NSB_MIN_TMP_SIZE,
 	 .max = NSB_MAX_TMPFS_SIZE,
@@ -493,56 +522,56 @@ const struct nsb_cli_option nsb_cli_options[] = {
 	 .hint = "SIZE is bytes with an optional k, M or G suffix, from 1M to 64G"},
 	{.name = "--cgroup-parent",
 	 .metavar = "DIR",
-	 .set = set_abs_path,
+	 SET(set_abs_path),
 	 FIELD(cgroup_parent),
 	 .what = "not a normalized absolute path",
 	 .hint = "give the cgroup directory as an absolute path, e.g. /sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice"},
-	{.name = "--require-cgroup", .set = set_flag, FIELD(require_cgroup)},
+	{.name = "--require-cgroup", SET(set_flag), FIELD(require_cgroup)},
 	/* Front gate */
-	{.name = "--deny-exec", .metavar = "NAME", .set = add_deny_exec},
-	{.name = "--allow-exec", .metavar = "NAME", .set = add_allow_exec},
-	{.name = "--allow-inline-code", .set = set_flag, FIELD(allow_inline_code)},
-	{.name = "--allow-metachar", .set = set_flag, FIELD(allow_metachar)},
-	{.name = "--allow-path", .metavar = "DIR", .set = add_allow_path},
+	{.name = "--deny-exec", .metavar = "NAME", SET(add_deny_exec)},
+	{.name = "--allow-exec", .metavar = "NAME", SET(add_allow_exec)},
+	{.name = "--allow-inline-code", SET(set_flag), FIELD(allow_inline_code)},
+	{.name = "--allow-metachar", SET(set_flag), FIELD(allow_metachar)},
+	{.name = "--allow-path", .metavar = "DIR", SET(add_allow_path)},
 	{.name = "--policy",
 	 .metavar = "FILE",
-	 .set = set_path,
+	 SET(set_path),
 	 FIELD(policy),
 	 .what = "invalid file name"},
-	{.name = "--print-policy", .set = set_flag, FIELD(print_policy)},
-	{.name = "--check", .set = set_flag, FIELD(check)},
-	{.name = "--approved", .metavar = "ID", .set = set_approved},
+	{.name = "--print-policy", SET(set_flag), FIELD(print_policy)},
+	{.name = "--check", SET(set_flag), FIELD(check)},
+	{.name = "--approved", .metavar = "ID", SET(set_approved)},
 	/* Hardening */
 	{.name = "--seccomp",
 	 .metavar = "NAME|PATH",
-	 .set = set_path,
+	 SET(set_path),
 	 FIELD(seccomp),
 	 .what = "invalid profile",
 	 .hint = "name a shipped profile (default, strict, none) or give a path"},
 	{.name = "--seccomp-export",
 	 .metavar = "FILE",
-	 .set = set_path,
+	 SET(set_path),
 	 FIELD(seccomp_export),
 	 .what = "invalid file name"},
 	{.name = "--print-profile",
 	 .metavar = "NAME",
-	 .set = set_path,
+	 SET(set_path),
 	 FIELD(print_profile),
 	 .what = "invalid profile name",
 	 .hint = "name a built-in profile (default, strict, groups)"},
 	{.name = "--seccomp-learn",
 	 .metavar = "FILE",
-	 .set = set_path,
+	 SET(set_path),
 	 FIELD(seccomp_learn),
 	 .what = "invalid file name"},
-	{.name = "--isolation", .metavar = "MODE", .set = nsb_cli_set_isolation},
+	{.name = "--isolation", .metavar = "MODE", SET(nsb_cli_set_isolation)},
 	/* Reporting */
-	{.name = "--result-fd", .metavar = "FD", .set = set_result_fd},
-	{.name = "--quiet", .set = set_flag, FIELD(quiet)},
-	{.name = "--request", .metavar = "FILE|-", .set = nsb_cli_set_request},
-	{.name = "--request-fd", .metavar = "N", .set = nsb_cli_set_request_fd},
-	{.name = "--help", .set = set_flag, FIELD(help), .stop = true},
-	{.name = "--version", .set = set_flag, FIELD(version), .stop = true},
+	{.name = "--result-fd", .metavar = "FD", SET(set_result_fd)},
+	{.name = "--quiet", SET(set_flag), FIELD(quiet)},
+	{.name = "--request", .metavar = "FILE|-", SET(nsb_cli_set_request)},
+	{.name = "--request-fd", .metavar = "N", SET(nsb_cli_set_request_fd)},
+	{.name = "--help", SET(set_flag), FIELD(help), .stop = true},
+	{.name = "--version", SET(set_flag), FIELD(version), .stop = true},
 };
 
 #undef FIELD
@@ -554,6 +583,6 @@ const char *nsb_cli_option(size_t i, const char **ret_metavar)
 {
 	if (i >= NSB_CLI_N_OPTIONS)
 		return NULL;
-	*ret_metavar = nsb_cli_options[i].metavar;
+	*ret_metavar = nsb_cli_options[i].metavar[0] ? nsb_cli_options[i].metavar : NULL;
 	return nsb_cli_options[i].name;
 }

@@ -43,16 +43,22 @@ struct nsb_cli_option;
 typedef int (*nsb_cli_setter)(const struct nsb_cli_option *o, const char *arg,
 			      struct nsb_cli_state *s, struct nsb_error *e);
 
+/* No pointer: the table stays in .rodata, shared (base/macro.h); its
+ * setters are named by their index in a table of their own. */
 struct nsb_cli_option {
-	const char *name;    /* "--ro" */
-	const char *metavar; /* as in --help; NULL: a flag, takes no value */
-	nsb_cli_setter set;
-	size_t field; /* offsetof(struct nsb_config, ...) for the generic setters */
+	char name[24];	   /* "--ro" */
+	char metavar[16];  /* as in --help; "": a flag, takes no value */
+	unsigned char set; /* the setter (cli_options.c, SETTERS) */
+	bool stop;	   /* --help, --version: parsing ends here */
+	size_t field;	   /* offsetof(struct nsb_config, ...) for the generic setters */
 	uint64_t min, max;
-	const char *what; /* error text of a generic setter */
-	const char *hint;
-	bool stop; /* --help, --version: parsing ends here */
+	char what[32]; /* error text of a generic setter */
+	char hint[128];
 };
+
+/* Run o's setter. */
+int nsb_cli_set(const struct nsb_cli_option *o, const char *arg, struct nsb_cli_state *s,
+		struct nsb_error *e);
 
 /* The rows, in --help order. */
 #define NSB_CLI_N_OPTIONS 54

@@ -22,19 +22,27 @@ enum kind {
 	K_META,	  /* actor, reason, side_effect: echoed into the record */
 };
 
+enum group {
+	G_NONE,
+	G_NETWORK,
+	G_LIMITS
+};
+
+/* No pointer: the tables stay in .rodata, shared (base/macro.h).  A table
+ * ends at a row with an empty name. */
 struct member {
-	const char *name;
+	char name[24];
 	enum kind kind;
-	const char *option;  /* the row's name ("--memory"); K_PTY: --pty */
-	const char *option2; /* K_PTY: --no-pty */
-	const struct member *group;
-	size_t field; /* K_META: offsetof(struct nsb_config, ...) */
+	char option[24];  /* the row's name ("--memory"); K_PTY: --pty; "" none */
+	char option2[12]; /* K_PTY: --no-pty */
+	enum group group; /* K_GROUP: its members (group_members) */
+	size_t field;	  /* K_META: offsetof(struct nsb_config, ...) */
 };
 
 static const struct member network_members[] = {
 	{"allow", K_LIST, "--allow-net"},	 {"deny", K_LIST, "--deny-net"},
 	{"ranges", K_LIST, "--allow-net-range"}, {"proxy_port", K_SCALAR, "--proxy-port"},
-	{"share", K_FLAG, "--share-net"},	 {NULL},
+	{"share", K_FLAG, "--share-net"},	 {""},
 };
 
 static const struct member limits_members[] = {
@@ -45,12 +53,12 @@ static const struct member limits_members[] = {
 	{"kill_after", K_SCALAR, "--kill-after"},
 	{"max_output", K_SCALAR, "--max-output"},
 	{"tmp_size", K_SCALAR, "--tmp-size"},
-	{NULL},
+	{""},
 };
 
-#define META(n, f)                                                          \
-	{                                                                   \
-		n, K_META, NULL, NULL, NULL, offsetof(struct nsb_config, f) \
+#define META(n, f)                                                        \
+	{                                                                 \
+		n, K_META, "", "", G_NONE, offsetof(struct nsb_config, f) \
 	}
 
 /* The document's members (nsbox(1), REQUEST DOCUMENT, lists them in this order). */
@@ -73,9 +81,9 @@ static const struct member top_members[] = {
 	{"overlay_store", K_STRING, "--overlay-store"},
 	{"env", K_ENV, "--env"},
 	{"hostname", K_STRING, "--hostname"},
-	{"network", K_GROUP, NULL, NULL, network_members},
+	{"network", K_GROUP, "", "", G_NETWORK},
 	{"pty", K_PTY, "--pty", "--no-pty"},
-	{"limits", K_GROUP, NULL, NULL, limits_members},
+	{"limits", K_GROUP, "", "", G_LIMITS},
 	{"capture", K_FLAG, "--capture"},
 	{"cgroup_parent", K_STRING, "--cgroup-parent"},
 	{"require_cgroup", K_FLAG, "--require-cgroup"},
@@ -95,7 +103,7 @@ static const struct member top_members[] = {
 	META("actor", request_actor),
 	META("reason", request_reason),
 	META("side_effect", request_side_effect),
-	{NULL},
+	{""},
 };
 
 #undef META
@@ -156,7 +164,7 @@ static int apply_option(struct ctx *x, const struct nsb_jval *v, const char *opt
 
 	if (!o)
 		return fail(x, v, -EINVAL, NULL, "no option %s", option);
-	r = o->set(o, arg, &x->s, x->e);
+	r = nsb_cli_set(o, arg, &x->s, x->e);
 	return r < 0 ? rewrap(x, v, r) : 0;
 }
 
@@ -281,6 +289,11 @@ static int apply_meta(struct ctx *x, const struct nsb_jval *v, const struct memb
 
 static int apply_members(struct ctx *x, const struct nsb_jval *obj, const struct member *table);
 
+static const struct member *group_members(enum group g)
+{
+	return g == G_NETWORK ? network_members : g == G_LIMITS ? limits_members : NULL;
+}
+
 static int apply_member(struct ctx *x, const struct nsb_jval *v, const struct member *m)
 {
 	int r;
@@ -307,7 +320,7 @@ static int apply_member(struct ctx *x, const struct nsb_jval *v, const struct me
 		return r;
 	case K_GROUP:
 		r = want(x, v, NSB_JOBJECT, m->name);
-		return r < 0 ? r : apply_members(x, v, m->group);
+		return r < 0 ? r : apply_members(x, v, group_members(m->group));
 	case K_ARGV:
 		return apply_argv(x, v);
 	case K_ENV:
@@ -324,9 +337,10 @@ static int apply_members(struct ctx *x, const struct nsb_jval *obj, const struct
 		const struct member *m = table;
 		int r;
 
-		while (m->name && !(strlen(m->name) == v->key_len && strcmp(m->name, v->key) == 0))
+		while (m->name[0] &&
+		       !(strlen(m->name) == v->key_len && strcmp(m->name, v->key) == 0))
 			m++;
-		if (!m->name)
+		if (!m->name[0])
 			return fail(x, v, -EINVAL,
 				    "the members are listed in nsbox(1), REQUEST DOCUMENT",
 				    "unknown member");
@@ -370,16 +384,16 @@ int nsb_request_apply(struct nsb_config *c, struct nsb_jdoc *d, const char *buf,
 static const char *member_in(const struct member *t, const char *prefix, const char *option,
 			     char *buf, size_t size)
 {
-	for (; t->name; t++) {
+	for (; t->name[0]; t++) {
 		if (t->kind == K_GROUP) {
 			char pre[64];
 			nsb_format(pre, sizeof(pre), "%s.", t->name);
-			if (member_in(t->group, pre, option, buf, size))
+			if (member_in(group_members(t->group), pre, option, buf, size))
 				return buf;
 			continue;
 		}
-		if ((t->option && strcmp(t->option, option) == 0) ||
-		    (t->option2 && strcmp(t->option2, option) == 0)) {
+		if ((t->option[0] && strcmp(t->option, option) == 0) ||
+		    (t->option2[0] && strcmp(t->option2, option) == 0)) {
 			nsb_format(buf, size, "%s%s", prefix, t->name);
 			return buf;
 		}

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "gate/gate_interp_tab.h"
+#include "gate/optspec_row.h"
 #include "base/macro.h"
 #include "base/util.h"
 
@@ -229,10 +230,11 @@ enum mod_kind {
 	M_COVER,  /* coverage run [-m] MODULE|SCRIPT */
 };
 
+/* A table without a pointer (optspec_row.h). */
 struct modrunner {
-	const char *name;
+	char name[16];
 	enum mod_kind kind;
-	struct optspec o;
+	struct optspec_row o;
 };
 
 static const struct modrunner modrunners[] = {
@@ -240,24 +242,36 @@ static const struct modrunner modrunners[] = {
 	{"profile", M_RUNNER, {.arg = "os", .stop = "m", .unknown_value = true}},
 	{"pdb",
 	 M_RUNNER,
-	 {.code = "c", .stop = "m", .long_code = L("--command"), .unknown_value = true}},
-	{"runpy", M_MODULE, {0}},
+	 {.code = "c", .stop = "m", .long_code = LIST("--command"), .unknown_value = true}},
+	{"runpy", M_MODULE, {.strict = false}},
 	{"trace",
 	 M_TRACE,
 	 {.arg = "fC",
 	  .flags = "ctlTrRsmg",
-	  .long_flag = L("--count", "--trace", "--listfuncs", "--trackcalls", "--report",
-			 "--no-report", "--summary", "--missing", "--timing", "--module"),
-	  .long_arg = L("--file", "--coverdir", "--ignore-module", "--ignore-dir"),
+	  .long_flag = LIST("--count", "--trace", "--listfuncs", "--trackcalls", "--report",
+			    "--no-report", "--summary", "--missing", "--timing", "--module"),
+	  .long_arg = LIST("--file", "--coverdir", "--ignore-module", "--ignore-dir"),
 	  .unknown_value = true}},
-	{"timeit", M_CODE, {0}},
-	{"code", M_STDIN, {0}},
-	{"asyncio", M_STDIN, {0}},
-	{"coverage", M_COVER, {0}},
+	{"timeit", M_CODE, {.strict = false}},
+	{"code", M_STDIN, {.strict = false}},
+	{"asyncio", M_STDIN, {.strict = false}},
+	{"coverage", M_COVER, {.strict = false}},
 };
 
 static int check_module(struct nsb_gate_ctx *c, int idx, const char *mod, int e, int depth,
 			const char *name);
+
+/* The runner's options parsed, its row made into an optspec in this frame
+ * only: check_module recurses after it. */
+static __attribute__((noinline)) void runner_parse(const struct modrunner *m, char *const *argv,
+						   int idx, int e, struct parsed *po)
+{
+	const char *ptrs[NSB_OPTSPEC_ROW_PTRS];
+	struct optspec o;
+
+	nsb_optspec_make(&m->o, &o, ptrs);
+	nsb_gate_parse_opts(&o, argv, idx, e, po);
+}
 
 /* The script a runner runs: "-" or /dev/stdin is stdin. */
 static int check_script(struct nsb_gate_ctx *c, int i, int e, const char *name)
@@ -320,7 +334,7 @@ static int check_module(struct nsb_gate_ctx *c, int idx, const char *mod, int e,
 	case M_TRACE:
 		break;
 	}
-	nsb_gate_parse_opts(&m->o, c->in->argv, idx, e, &po);
+	runner_parse(m, c->in->argv, idx, e, &po);
 	if (po.code_idx >= 0)
 		return refuse_inline(c, po.code_idx, name, "debugger commands");
 	if (po.stop_idx >= 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gate/gate_interp_tab.h"
+#include "gate/optspec_row.h"
 #include "base/fmt.h"
 #include "base/macro.h"
 #include "base/util.h"
@@ -17,98 +18,108 @@
 
 #define STDIN_ALL (IA_BARE_STDIN | IA_DASH_STDIN)
 
-#define SHELL(n, fl)                                                                             \
-	{                                                                                        \
-		n, I_SHELL, IA_BARE_STDIN, "s", NULL,                                            \
-		{                                                                                \
-			.codeflag = "c", .arg = "oO", .plus = true, .flags = (fl),               \
-			.long_arg = L("--rcfile", "--init-file"),                                \
-			.long_flag =                                                             \
-				L("--login", "--noprofile", "--norc", "--posix", "--restricted", \
-				  "--verbose", "--noediting", "--debugger", "--dump-strings",    \
-				  "--dump-po-strings", "--protected", "--emulate"),              \
-			.unknown_value = true                                                    \
-		}                                                                                \
+#define SHELLIST(n, fl)                                                                        \
+	{                                                                                      \
+		n, I_SHELL, IA_BARE_STDIN, "s", "",                                            \
+		{                                                                              \
+			.codeflag = "c", .arg = "oO", .plus = true, .flags = (fl),             \
+			.long_arg = LIST("--rcfile", "--init-file"),                           \
+			.long_flag = LIST("--login", "--noprofile", "--norc", "--posix",       \
+					  "--restricted", "--verbose", "--noediting",          \
+					  "--debugger", "--dump-strings", "--dump-po-strings", \
+					  "--protected", "--emulate"),                         \
+			.unknown_value = true                                                  \
+		}                                                                              \
 	}
 /* POSIX, bash and ksh letters; zsh takes nearly every letter */
 #define SHELL_FLAGS "abefhiklmnprstuvxBCDEHPTV"
 #define ZSH_FLAGS   "0123456789abdefghiklmnprstuvwxyzABCDEFGHIJKLMNPQRSTUVWXYZ"
 #define NODE(n)	    NODE_A(n, STDIN_ALL)
-#define NODE_A(n, attr)                                                                            \
-	{                                                                                          \
-		n, I_NODE, (attr), "i", L("--interactive"),                                        \
-		{                                                                                  \
-			.code = "ep", .arg = "rC", .flags = "ci",                                  \
-			.long_code = L("--eval", "--print"),                                       \
-			.long_arg = L("--require", "--import", "--loader",                         \
-				      "--experimental-loader", "--input-type", "--conditions",     \
-				      "--title", "--inspect-port", "--preload", "--env-file",      \
-				      "--stack-size", "--max-old-space-size"),                     \
-			.long_flag =                                                               \
-				L("--interactive", "--check", "--no-warnings", "--trace-warnings", \
-				  "--enable-source-maps", "--experimental-vm-modules",             \
-				  "--no-deprecation", "--throw-deprecation", "--trace-uncaught",   \
-				  "--inspect", "--inspect-brk", "--abort-on-uncaught-exception"),  \
-			.unknown_value = true                                                      \
-		}                                                                                  \
+#define NODE_A(n, attr)                                                                           \
+	{                                                                                         \
+		n, I_NODE, (attr), "i", LIST("--interactive"),                                    \
+		{                                                                                 \
+			.code = "ep", .arg = "rC", .flags = "ci",                                 \
+			.long_code = LIST("--eval", "--print"),                                   \
+			.long_arg = LIST("--require", "--import", "--loader",                     \
+					 "--experimental-loader", "--input-type", "--conditions", \
+					 "--title", "--inspect-port", "--preload", "--env-file",  \
+					 "--stack-size", "--max-old-space-size"),                 \
+			.long_flag = LIST("--interactive", "--check", "--no-warnings",            \
+					  "--trace-warnings", "--enable-source-maps",             \
+					  "--experimental-vm-modules", "--no-deprecation",        \
+					  "--throw-deprecation", "--trace-uncaught", "--inspect", \
+					  "--inspect-brk", "--abort-on-uncaught-exception"),      \
+			.unknown_value = true                                                     \
+		}                                                                                 \
 	}
-#define AWK(n)                                                                                 \
-	{                                                                                      \
-		n, I_AWK, 0, NULL, NULL,                                                       \
-		{                                                                              \
-			.code = "e", .file = "fE", .arg = "FvilW", .optrest = "dDoLp",         \
-			.flags = "bcCghMnNOPrstSVy", .long_code = L("--source"),               \
-			.long_file = L("--file", "--exec"),                                    \
-			.long_arg = L("--field-separator", "--assign", "--include", "--load"), \
-			.unknown_value = true                                                  \
-		}                                                                              \
+#define AWK(n)                                                                                    \
+	{                                                                                         \
+		n, I_AWK, 0, "", "",                                                              \
+		{                                                                                 \
+			.code = "e", .file = "fE", .arg = "FvilW", .optrest = "dDoLp",            \
+			.flags = "bcCghMnNOPrstSVy", .long_code = LIST("--source"),               \
+			.long_file = LIST("--file", "--exec"),                                    \
+			.long_arg = LIST("--field-separator", "--assign", "--include", "--load"), \
+			.unknown_value = true                                                     \
+		}                                                                                 \
 	}
 
-static const struct interp interps[] = {
+/* The table's form of struct interp (optspec_row.h). */
+struct interp_row {
+	char name[16];
+	enum interp_kind kind;
+	unsigned attr;
+	char stdin_flags[4];
+	char long_stdin[16];
+	struct optspec_row o;
+};
+
+static const struct interp_row interps[] = {
 	{"python",
 	 I_PYTHON,
 	 STDIN_ALL,
 	 "i",
-	 NULL,
+	 "",
 	 {.code = "c",
 	  .arg = "WXQ",
 	  .stop = "m",
 	  .flags = "bBdEiIOPqsSuvxR3t",
-	  .long_arg = L("--check-hash-based-pycs"),
+	  .long_arg = LIST("--check-hash-based-pycs"),
 	  .unknown_value = true}},
 	{"pypy",
 	 I_PYTHON,
 	 STDIN_ALL,
 	 "i",
-	 NULL,
+	 "",
 	 {.code = "c",
 	  .arg = "WXQ",
 	  .stop = "m",
 	  .flags = "bBdEiIOPqsSuvxR3t",
 	  .unknown_value = true}},
-	SHELL("sh", SHELL_FLAGS),
-	SHELL("bash", SHELL_FLAGS),
-	SHELL("rbash", SHELL_FLAGS),
-	SHELL("dash", SHELL_FLAGS),
-	SHELL("zsh", ZSH_FLAGS),
-	SHELL("ksh", SHELL_FLAGS),
-	SHELL("mksh", SHELL_FLAGS),
-	SHELL("ash", SHELL_FLAGS),
-	SHELL("yash", SHELL_FLAGS),
-	SHELL("posh", SHELL_FLAGS),
-	SHELL("csh", SHELL_FLAGS "fFmqX"),
-	SHELL("tcsh", SHELL_FLAGS "fFmqX"),
+	SHELLIST("sh", SHELL_FLAGS),
+	SHELLIST("bash", SHELL_FLAGS),
+	SHELLIST("rbash", SHELL_FLAGS),
+	SHELLIST("dash", SHELL_FLAGS),
+	SHELLIST("zsh", ZSH_FLAGS),
+	SHELLIST("ksh", SHELL_FLAGS),
+	SHELLIST("mksh", SHELL_FLAGS),
+	SHELLIST("ash", SHELL_FLAGS),
+	SHELLIST("yash", SHELL_FLAGS),
+	SHELLIST("posh", SHELL_FLAGS),
+	SHELLIST("csh", SHELL_FLAGS "fFmqX"),
+	SHELLIST("tcsh", SHELL_FLAGS "fFmqX"),
 	{"fish",
 	 I_PLAIN,
 	 IA_BARE_STDIN,
 	 "s",
-	 NULL,
+	 "",
 	 {.code = "cC",
 	  .arg = "dopf",
 	  .flags = "ilnNPs",
-	  .long_code = L("--command", "--init-command"),
-	  .long_arg = L("--debug", "--debug-output", "--profile", "--features"),
-	  .long_flag = L("--interactive", "--login", "--no-execute", "--no-config", "--private"),
+	  .long_code = LIST("--command", "--init-command"),
+	  .long_arg = LIST("--debug", "--debug-output", "--profile", "--features"),
+	  .long_flag = LIST("--interactive", "--login", "--no-execute", "--no-config", "--private"),
 	  .unknown_value = true}},
 	NODE("node"),
 	NODE("nodejs"),
@@ -116,14 +127,14 @@ static const struct interp interps[] = {
 	{"deno",
 	 I_DENO,
 	 IA_BARE_STDIN,
-	 NULL,
-	 NULL,
-	 {.long_code = L("--eval"), .unknown_value = true}},
+	 "",
+	 "",
+	 {.long_code = LIST("--eval"), .unknown_value = true}},
 	{"perl",
 	 I_PERL,
 	 STDIN_ALL,
-	 NULL,
-	 NULL,
+	 "",
+	 "",
 	 {.code = "eE",
 	  .arg = "I",
 	  .optrest = "dDiFxmM",
@@ -133,39 +144,39 @@ static const struct interp interps[] = {
 	{"ruby",
 	 I_PLAIN,
 	 STDIN_ALL,
-	 NULL,
-	 NULL,
+	 "",
+	 "",
 	 {.code = "e",
 	  .arg = "ICEr",
 	  .optrest = "FWxKT",
 	  .digits = "0",
 	  .flags = "acdlnpsSwyU",
-	  .long_arg = L("--enable", "--disable", "--encoding", "--external-encoding",
-			"--internal-encoding"),
+	  .long_arg = LIST("--enable", "--disable", "--encoding", "--external-encoding",
+			   "--internal-encoding"),
 	  .unknown_value = true}},
 	{"php",
 	 I_PLAIN,
 	 STDIN_ALL,
 	 "a",
-	 L("--interactive"),
+	 LIST("--interactive"),
 	 {.code = "rBRE",
 	  .arg = "cdfztSF",
 	  .flags = "aCeHnq",
-	  .long_code = L("--run", "--process-begin", "--process-code", "--process-end"),
-	  .long_arg = L("--php-ini", "--define", "--file", "--process-file", "--zend-extension",
-			"--docroot", "--server", "--rf", "--rc", "--re", "--rz", "--ri"),
+	  .long_code = LIST("--run", "--process-begin", "--process-code", "--process-end"),
+	  .long_arg = LIST("--php-ini", "--define", "--file", "--process-file", "--zend-extension",
+			   "--docroot", "--server", "--rf", "--rc", "--re", "--rz", "--ri"),
 	  .unknown_value = true}},
 	{"lua",
 	 I_PLAIN,
 	 STDIN_ALL,
 	 "i",
-	 NULL,
+	 "",
 	 {.code = "e", .arg = "l", .flags = "EWi", .unknown_value = true}},
 	{"luajit",
 	 I_PLAIN,
 	 STDIN_ALL,
 	 "i",
-	 NULL,
+	 "",
 	 {.code = "e",
 	  .arg = "lj",
 	  .optrest = "O",
@@ -176,46 +187,46 @@ static const struct interp interps[] = {
 	{"tclsh",
 	 I_PLAIN,
 	 STDIN_ALL,
-	 NULL,
-	 NULL,
-	 {.long_arg = L("-encoding"), .unknown_value = true}},
-	{"wish", I_PLAIN, STDIN_ALL, NULL, NULL, {.unknown_value = true}},
+	 "",
+	 "",
+	 {.long_arg = LIST("-encoding"), .unknown_value = true}},
+	{"wish", I_PLAIN, STDIN_ALL, "", "", {.unknown_value = true}},
 	{"expect",
 	 I_PLAIN,
 	 STDIN_ALL,
 	 "i",
-	 NULL,
+	 "",
 	 {.code = "c", .arg = "fDb", .flags = "dinNv", .unknown_value = true}},
 	{"Rscript",
 	 I_PLAIN,
 	 IA_DASH_STDIN,
-	 NULL,
-	 NULL,
-	 {.code = "e", .long_arg = L("--file"), .unknown_value = true}},
+	 "",
+	 "",
+	 {.code = "e", .long_arg = LIST("--file"), .unknown_value = true}},
 	{"R",
 	 I_PLAIN,
 	 STDIN_ALL,
-	 NULL,
-	 L("--interactive"),
+	 "",
+	 LIST("--interactive"),
 	 {.code = "e",
 	  .arg = "f",
 	  .flags = "qs",
-	  .long_arg = L("--file"),
-	  .long_flag = L("--vanilla", "--no-save", "--save", "--no-restore", "--slave", "--quiet",
-			 "--silent", "--no-environ", "--no-site-file", "--no-init-file",
-			 "--interactive", "--no-echo", "--verbose"),
+	  .long_arg = LIST("--file"),
+	  .long_flag = LIST("--vanilla", "--no-save", "--save", "--no-restore", "--slave",
+			    "--quiet", "--silent", "--no-environ", "--no-site-file",
+			    "--no-init-file", "--interactive", "--no-echo", "--verbose"),
 	  .unknown_value = true}},
 	{"julia",
 	 I_PLAIN,
 	 STDIN_ALL,
 	 "i",
-	 NULL,
+	 "",
 	 {.code = "eE",
 	  .arg = "LJpCt",
 	  .optrest = "Og",
 	  .flags = "qi",
-	  .long_code = L("--eval", "--print"),
-	  .long_flag = L("--quiet", "--banner", "--color", "--history-file", "--startup-file"),
+	  .long_code = LIST("--eval", "--print"),
+	  .long_flag = LIST("--quiet", "--banner", "--color", "--history-file", "--startup-file"),
 	  .unknown_value = true}},
 	AWK("awk"),
 	AWK("gawk"),
@@ -272,12 +283,51 @@ void nsb_gate_tool_family(const char *name, char *out, size_t outsz)
 		out[--n] = '\0';
 }
 
+/*
+ * Each row the gate needs, made into a struct interp once and kept: at most
+ * one per row, written only for the rows a run's commands need (the gate
+ * runs on the supervisor's one thread).
+ */
+static struct interp made[ARRAY_SIZE(interps)] _large_bss_("nsb_interps");
+#define STDIN_PTRS (sizeof(((struct interp_row *)0)->long_stdin) / 2 + 1)
+static const char *made_ptrs[ARRAY_SIZE(interps)][STDIN_PTRS + NSB_OPTSPEC_ROW_PTRS] _large_bss_(
+	"nsb_interps");
+
+static const struct interp *interp_make(size_t i)
+{
+	const struct interp_row *r = &interps[i];
+	struct interp *ip = &made[i];
+	const char **ptrs = made_ptrs[i];
+
+	if (ip->name)
+		return ip;
+	size_t used = 0;
+	ip->kind = r->kind;
+	ip->attr = r->attr;
+	ip->stdin_flags = nsb_row_str(r->stdin_flags, sizeof(r->stdin_flags));
+	ip->long_stdin =
+		nsb_row_list(r->long_stdin, sizeof(r->long_stdin), ptrs, STDIN_PTRS, &used);
+	nsb_optspec_make(&r->o, &ip->o, ptrs + STDIN_PTRS);
+	ip->name = r->name;
+	return ip;
+}
+
 const struct interp *nsb_gate_interp_lookup(const char *fam)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(interps); i++)
 		if (strcmp(interps[i].name, fam) == 0)
-			return &interps[i];
+			return interp_make(i);
 	return NULL;
+}
+
+size_t nsb_gate_interp_count(void)
+{
+	return ARRAY_SIZE(interps);
+}
+
+const struct interp *nsb_gate_interp_at(size_t i)
+{
+	return i < ARRAY_SIZE(interps) ? interp_make(i) : NULL;
 }
 
 /* "python3.11" -> python, "perl5.36" -> perl, "ksh93" -> ksh, "pdb.py" -> pdb. */

@@ -35,3 +35,7 @@ struct interp {
 
 /* The interpreter whose family name is fam exactly, or NULL. */
 const struct interp *nsb_gate_interp_lookup(const char *fam);
+
+/* Every row, made (for the tests: a table error aborts when its row is made). */
+size_t nsb_gate_interp_count(void);
+const struct interp *nsb_gate_interp_at(size_t i);

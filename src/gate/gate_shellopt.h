@@ -12,6 +12,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -31,7 +33,14 @@ struct nsb_shellopt {
 };
 
 /* The built-in rows as policy lines (without the directive word), NULL-terminated. */
-extern const char *const nsb_gate_shellopt_builtin[];
+extern const char nsb_gate_shellopt_builtin[];
+
+/* The built-in row after row (nsb_gate_shellopt_builtin's rows end at an
+ * empty one): for (r = nsb_gate_shellopt_builtin; *r; r = nsb_gate_shellopt_next(r)). */
+static inline const char *nsb_gate_shellopt_next(const char *row)
+{
+	return row + strlen(row) + 1;
+}
 
 /*
  * Add the row written in text (the words after "shell-option").  0,

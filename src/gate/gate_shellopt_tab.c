@@ -12,245 +12,245 @@
 
 #include "gate/gate_shellopt.h"
 
-const char *const nsb_gate_shellopt_builtin[] = {
+/* One string, each row ended by its NUL and the last by two: no pointer,
+ * so no relocation, and the rows stay in .rodata, shared (base/macro.h). */
+const char nsb_gate_shellopt_builtin[] =
 	/* git: configuration that defines commands (-c KEY=VALUE, --config-env KEY=ENVVAR) */
-	"git -c alias.*=*!*",
-	"git -c core.fsmonitor=!(true|false|yes|no|on|off|1|0|)",
-	"git -c core.pager=!(cat|less|more|true|less -+([A-Za-z])|)",
-	"git -c pager.*=!(true|false|yes|no|on|off|1|0|cat|less|more|less -+([A-Za-z])|)",
-	"git -c core.editor=!(true|false|:|cat|)",
-	"git -c sequence.editor=!(true|false|:|cat|)",
-	"git -c core.sshcommand=*",
-	"git -c core.askpass=*",
-	"git -c core.hookspath=*",
-	"git -c core.gitproxy=*",
-	"git -c core.alternaterefscommand=*",
-	"git -c credential.*helper=!(store|cache|)",
-	"git -c diff.external=*",
-	"git -c diff.*.command=*",
-	"git -c diff.*.textconv=*",
-	"git -c filter.*.clean=*",
-	"git -c filter.*.smudge=*",
-	"git -c filter.*.process=*",
-	"git -c merge.*.driver=*",
-	"git -c difftool.*.cmd=*",
-	"git -c mergetool.*.cmd=*",
-	"git -c interactive.difffilter=*",
-	"git -c gpg.program=*",
-	"git -c gpg.*.program=*",
-	"git -c remote.*.uploadpack=*",
-	"git -c remote.*.receivepack=*",
-	"git -c uploadpack.packobjectshook=*",
-	"git -c protocol.*allow=always",
-	"git --config-env @(alias|core.fsmonitor|core.pager|pager|core.editor|sequence.editor|core.sshcommand|core.askpass|core.hookspath|credential|diff|filter|merge|gpg)*",
-	"git:rebase -x",
-	"git:rebase --exec",
-	"git:difftool -x",
-	"git:difftool --extcmd",
-	"git:clone -u",
-	"git:clone --upload-pack",
-	"git:fetch --upload-pack",
-	"git:pull --upload-pack",
-	"git:ls-remote --upload-pack",
-	"git:push --receive-pack",
-	"git:push --exec",
-	"git:archive --exec",
-	"git:grep -O",
-	"git:grep --open-files-in-pager",
-	"git:foreach *",
+	"git -c alias.*=*!*\0"
+	"git -c core.fsmonitor=!(true|false|yes|no|on|off|1|0|)\0"
+	"git -c core.pager=!(cat|less|more|true|less -+([A-Za-z])|)\0"
+	"git -c pager.*=!(true|false|yes|no|on|off|1|0|cat|less|more|less -+([A-Za-z])|)\0"
+	"git -c core.editor=!(true|false|:|cat|)\0"
+	"git -c sequence.editor=!(true|false|:|cat|)\0"
+	"git -c core.sshcommand=*\0"
+	"git -c core.askpass=*\0"
+	"git -c core.hookspath=*\0"
+	"git -c core.gitproxy=*\0"
+	"git -c core.alternaterefscommand=*\0"
+	"git -c credential.*helper=!(store|cache|)\0"
+	"git -c diff.external=*\0"
+	"git -c diff.*.command=*\0"
+	"git -c diff.*.textconv=*\0"
+	"git -c filter.*.clean=*\0"
+	"git -c filter.*.smudge=*\0"
+	"git -c filter.*.process=*\0"
+	"git -c merge.*.driver=*\0"
+	"git -c difftool.*.cmd=*\0"
+	"git -c mergetool.*.cmd=*\0"
+	"git -c interactive.difffilter=*\0"
+	"git -c gpg.program=*\0"
+	"git -c gpg.*.program=*\0"
+	"git -c remote.*.uploadpack=*\0"
+	"git -c remote.*.receivepack=*\0"
+	"git -c uploadpack.packobjectshook=*\0"
+	"git -c protocol.*allow=always\0"
+	"git --config-env @(alias|core.fsmonitor|core.pager|pager|core.editor|sequence.editor|core.sshcommand|core.askpass|core.hookspath|credential|diff|filter|merge|gpg)*\0"
+	"git:rebase -x\0"
+	"git:rebase --exec\0"
+	"git:difftool -x\0"
+	"git:difftool --extcmd\0"
+	"git:clone -u\0"
+	"git:clone --upload-pack\0"
+	"git:fetch --upload-pack\0"
+	"git:pull --upload-pack\0"
+	"git:ls-remote --upload-pack\0"
+	"git:push --receive-pack\0"
+	"git:push --exec\0"
+	"git:archive --exec\0"
+	"git:grep -O\0"
+	"git:grep --open-files-in-pager\0"
+	"git:foreach *\0"
 	/* GNU sed: the e command and the e flag of s; a script read from stdin */
-	"sed -e @sed",
-	"sed --expression @sed",
-	"sed %1 @sed",
-	"sed -f @stdin",
-	"sed --file @stdin",
-	"sed -l @value",
-	"sed --line-length @value",
+	"sed -e @sed\0"
+	"sed --expression @sed\0"
+	"sed %1 @sed\0"
+	"sed -f @stdin\0"
+	"sed --file @stdin\0"
+	"sed -l @value\0"
+	"sed --line-length @value\0"
 	/* tar: checkpoint actions, commands fed the members, compressors, volume scripts */
-	"tar --checkpoint-action exec=*",
-	"tar --to-command",
-	"tar --use-compress-program !(@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress)|@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress) +([-A-Za-z0-9= ]))",
-	"tar -I !(@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress)|@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress) +([-A-Za-z0-9= ]))",
-	"tar --info-script",
-	"tar --new-volume-script",
-	"tar -F",
-	"tar --rsh-command",
-	"tar --rmt-command",
+	"tar --checkpoint-action exec=*\0"
+	"tar --to-command\0"
+	"tar --use-compress-program !(@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress)|@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress) +([-A-Za-z0-9= ]))\0"
+	"tar -I !(@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress)|@(gzip|gunzip|pigz|unpigz|bzip2|bunzip2|pbzip2|lbzip2|xz|unxz|pixz|zstd|unzstd|pzstd|lz4|lzip|plzip|lzma|unlzma|lzop|brotli|compress|uncompress) +([-A-Za-z0-9= ]))\0"
+	"tar --info-script\0"
+	"tar --new-volume-script\0"
+	"tar -F\0"
+	"tar --rsh-command\0"
+	"tar --rmt-command\0"
 	/* make: text evaluated as makefile (recipes run by a shell) */
-	"make --eval",
-	"make -E",
-	"gmake --eval",
-	"gmake -E",
+	"make --eval\0"
+	"make -E\0"
+	"gmake --eval\0"
+	"gmake -E\0"
 	/* editors: commands run at startup (vim -c, +CMD, emacs --eval) */
-	"vim -c",
-	"vim --cmd",
-	"vim + !(+([0-9])|/*|)",
-	"vim --remote-send",
-	"vim --remote-expr",
-	"vi -c",
-	"vi --cmd",
-	"vi + !(+([0-9])|/*|)",
-	"vi --remote-send",
-	"vi --remote-expr",
-	"nvim -c",
-	"nvim --cmd",
-	"nvim + !(+([0-9])|/*|)",
-	"nvim --remote-send",
-	"nvim --remote-expr",
-	"view -c",
-	"view --cmd",
-	"view + !(+([0-9])|/*|)",
-	"view --remote-send",
-	"view --remote-expr",
-	"ex -c",
-	"ex --cmd",
-	"ex + !(+([0-9])|/*|)",
-	"ex --remote-send",
-	"ex --remote-expr",
-	"gvim -c",
-	"gvim --cmd",
-	"gvim + !(+([0-9])|/*|)",
-	"gvim --remote-send",
-	"gvim --remote-expr",
-	"rvim -c",
-	"rvim --cmd",
-	"rvim + !(+([0-9])|/*|)",
-	"rvim --remote-send",
-	"rvim --remote-expr",
-	"rview -c",
-	"rview --cmd",
-	"rview + !(+([0-9])|/*|)",
-	"rview --remote-send",
-	"rview --remote-expr",
-	"vimdiff -c",
-	"vimdiff --cmd",
-	"vimdiff + !(+([0-9])|/*|)",
-	"vimdiff --remote-send",
-	"vimdiff --remote-expr",
-	"evim -c",
-	"evim --cmd",
-	"evim + !(+([0-9])|/*|)",
-	"evim --remote-send",
-	"evim --remote-expr",
-	"gview -c",
-	"gview --cmd",
-	"gview + !(+([0-9])|/*|)",
-	"gview --remote-send",
-	"gview --remote-expr",
-	"emacs --eval",
-	"emacs -eval",
-	"emacs --execute",
-	"emacs -execute",
-	"emacsclient -e",
-	"emacsclient --eval",
+	"vim -c\0"
+	"vim --cmd\0"
+	"vim + !(+([0-9])|/*|)\0"
+	"vim --remote-send\0"
+	"vim --remote-expr\0"
+	"vi -c\0"
+	"vi --cmd\0"
+	"vi + !(+([0-9])|/*|)\0"
+	"vi --remote-send\0"
+	"vi --remote-expr\0"
+	"nvim -c\0"
+	"nvim --cmd\0"
+	"nvim + !(+([0-9])|/*|)\0"
+	"nvim --remote-send\0"
+	"nvim --remote-expr\0"
+	"view -c\0"
+	"view --cmd\0"
+	"view + !(+([0-9])|/*|)\0"
+	"view --remote-send\0"
+	"view --remote-expr\0"
+	"ex -c\0"
+	"ex --cmd\0"
+	"ex + !(+([0-9])|/*|)\0"
+	"ex --remote-send\0"
+	"ex --remote-expr\0"
+	"gvim -c\0"
+	"gvim --cmd\0"
+	"gvim + !(+([0-9])|/*|)\0"
+	"gvim --remote-send\0"
+	"gvim --remote-expr\0"
+	"rvim -c\0"
+	"rvim --cmd\0"
+	"rvim + !(+([0-9])|/*|)\0"
+	"rvim --remote-send\0"
+	"rvim --remote-expr\0"
+	"rview -c\0"
+	"rview --cmd\0"
+	"rview + !(+([0-9])|/*|)\0"
+	"rview --remote-send\0"
+	"rview --remote-expr\0"
+	"vimdiff -c\0"
+	"vimdiff --cmd\0"
+	"vimdiff + !(+([0-9])|/*|)\0"
+	"vimdiff --remote-send\0"
+	"vimdiff --remote-expr\0"
+	"evim -c\0"
+	"evim --cmd\0"
+	"evim + !(+([0-9])|/*|)\0"
+	"evim --remote-send\0"
+	"evim --remote-expr\0"
+	"gview -c\0"
+	"gview --cmd\0"
+	"gview + !(+([0-9])|/*|)\0"
+	"gview --remote-send\0"
+	"gview --remote-expr\0"
+	"emacs --eval\0"
+	"emacs -eval\0"
+	"emacs --execute\0"
+	"emacs -execute\0"
+	"emacsclient -e\0"
+	"emacsclient --eval\0"
 	/* debuggers: their command options run commands and shell escapes */
-	"gdb -ex",
-	"gdb -eval-command",
-	"gdb -iex",
-	"gdb -init-eval-command",
-	"gdb -x @stdin",
-	"gdb -command @stdin",
-	"lldb -o",
-	"lldb --one-line",
-	"lldb -O",
-	"lldb --one-line-before-file",
-	"lldb -k",
-	"lldb --one-line-on-crash",
-	"lldb -s @stdin",
-	"lldb --source @stdin",
-	"pdb -c",
-	"pdb --command",
+	"gdb -ex\0"
+	"gdb -eval-command\0"
+	"gdb -iex\0"
+	"gdb -init-eval-command\0"
+	"gdb -x @stdin\0"
+	"gdb -command @stdin\0"
+	"lldb -o\0"
+	"lldb --one-line\0"
+	"lldb -O\0"
+	"lldb --one-line-before-file\0"
+	"lldb -k\0"
+	"lldb --one-line-on-crash\0"
+	"lldb -s @stdin\0"
+	"lldb --source @stdin\0"
+	"pdb -c\0"
+	"pdb --command\0"
 	/* ssh and friends: options that run a local command */
-	"ssh -o @(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)*",
-	"scp -o @(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)*",
-	"sftp -o @(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)*",
-	"scp -S",
-	"sftp -S",
-	"sftp -D",
-	"ssh -F @stdin",
-	"rsync -e !(@(ssh|rsh)|@(ssh|rsh) +([-A-Za-z0-9._/~@:+ ]))",
-	"rsync --rsh !(@(ssh|rsh)|@(ssh|rsh) +([-A-Za-z0-9._/~@:+ ]))",
+	"ssh -o @(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)*\0"
+	"scp -o @(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)*\0"
+	"sftp -o @(proxycommand|localcommand|permitlocalcommand|knownhostscommand|match)*\0"
+	"scp -S\0"
+	"sftp -S\0"
+	"sftp -D\0"
+	"ssh -F @stdin\0"
+	"rsync -e !(@(ssh|rsh)|@(ssh|rsh) +([-A-Za-z0-9._/~@:+ ]))\0"
+	"rsync --rsh !(@(ssh|rsh)|@(ssh|rsh) +([-A-Za-z0-9._/~@:+ ]))\0"
 	/* archivers' test commands */
-	"zip -TT",
-	"zip --unzip-command",
+	"zip -TT\0"
+	"zip --unzip-command\0"
 	/* compiler drivers: a wrapper program runs every subprocess */
-	"gcc -wrapper",
-	"g++ -wrapper",
-	"cc -wrapper",
-	"c++ -wrapper",
-	"gfortran -wrapper",
-	"gccgo -wrapper",
-	"cpp -wrapper",
+	"gcc -wrapper\0"
+	"g++ -wrapper\0"
+	"cc -wrapper\0"
+	"c++ -wrapper\0"
+	"gfortran -wrapper\0"
+	"gccgo -wrapper\0"
+	"cpp -wrapper\0"
 	/* package runners: a shell string */
-	"npx -c",
-	"npx --call",
-	"npm:exec -c",
-	"npm:exec --call",
-	"npm:x -c",
-	"npm:x --call",
-	"pnpm:exec -c",
-	"pnpm:exec --shell-mode",
-	"pnpm:dlx -c",
-	"pnpm:dlx --shell-mode",
+	"npx -c\0"
+	"npx --call\0"
+	"npm:exec -c\0"
+	"npm:exec --call\0"
+	"npm:x -c\0"
+	"npm:x --call\0"
+	"pnpm:exec -c\0"
+	"pnpm:exec --shell-mode\0"
+	"pnpm:dlx -c\0"
+	"pnpm:dlx --shell-mode\0"
 	/* terminal and lock tools that run a shell string */
-	"script -c",
-	"script --command",
-	"flock -c",
-	"flock --command",
-	"tmux -c",
-	"tmux:new-session *",
-	"tmux:new *",
-	"tmux:new-window *",
-	"tmux:neww *",
-	"tmux:split-window *",
-	"tmux:splitw *",
-	"tmux:send-keys *",
-	"tmux:send *",
-	"tmux:run-shell *",
-	"tmux:run *",
-	"tmux:if-shell *",
-	"tmux:if *",
-	"tmux:respawn-pane *",
-	"tmux:respawnp *",
-	"tmux:respawn-window *",
-	"tmux:respawnw *",
-	"tmux:pipe-pane *",
-	"tmux:pipep *",
-	"tmux:display-popup *",
-	"tmux:popup *",
-	"screen -X",
+	"script -c\0"
+	"script --command\0"
+	"flock -c\0"
+	"flock --command\0"
+	"tmux -c\0"
+	"tmux:new-session *\0"
+	"tmux:new *\0"
+	"tmux:new-window *\0"
+	"tmux:neww *\0"
+	"tmux:split-window *\0"
+	"tmux:splitw *\0"
+	"tmux:send-keys *\0"
+	"tmux:send *\0"
+	"tmux:run-shell *\0"
+	"tmux:run *\0"
+	"tmux:if-shell *\0"
+	"tmux:if *\0"
+	"tmux:respawn-pane *\0"
+	"tmux:respawnp *\0"
+	"tmux:respawn-window *\0"
+	"tmux:respawnw *\0"
+	"tmux:pipe-pane *\0"
+	"tmux:pipep *\0"
+	"tmux:display-popup *\0"
+	"tmux:popup *\0"
+	"screen -X\0"
 	/* database shells: dot-commands and backslash commands that run a shell */
-	"sqlite3 -cmd *.@(shell|system|load)*",
-	"psql -c *\\\\!*",
-	"psql --command *\\\\!*",
+	"sqlite3 -cmd *.@(shell|system|load)*\0"
+	"psql -c *\\\\!*\0"
+	"psql --command *\\\\!*\0"
 	/* man: a pager command */
-	"man -P !(cat|less|more|true|less -+([A-Za-z])|)",
-	"man --pager !(cat|less|more|true|less -+([A-Za-z])|)",
+	"man -P !(cat|less|more|true|less -+([A-Za-z])|)\0"
+	"man --pager !(cat|less|more|true|less -+([A-Za-z])|)\0"
 	/* environment hooks set through env: variables whose value is a command */
-	"env LESSOPEN=",
-	"env LESSCLOSE=",
-	"env GIT_SSH_COMMAND=",
-	"env GIT_SSH=",
-	"env GIT_ASKPASS=",
-	"env SSH_ASKPASS=",
-	"env GIT_EXTERNAL_DIFF=",
-	"env GIT_PROXY_COMMAND=",
-	"env GIT_CONFIG_PARAMETERS=",
-	"env GIT_CONFIG_COUNT=",
-	"env RSYNC_RSH=",
-	"env BASH_ENV=",
-	"env ENV=",
-	"env PROMPT_COMMAND=",
-	"env PERL5OPT=",
-	"env PERL5DB=",
-	"env BASH_FUNC_*=",
-	"env PAGER= !(cat|less|more|true|less -+([A-Za-z])|)",
-	"env GIT_PAGER= !(cat|less|more|true|less -+([A-Za-z])|)",
-	"env MANPAGER= !(cat|less|more|true|less -+([A-Za-z])|)",
-	"env EDITOR= !(true|false|:|cat|)",
-	"env VISUAL= !(true|false|:|cat|)",
-	"env GIT_EDITOR= !(true|false|:|cat|)",
-	"env GIT_SEQUENCE_EDITOR= !(true|false|:|cat|)",
-	"env NODE_OPTIONS= *data:*",
-	NULL,
-};
+	"env LESSOPEN=\0"
+	"env LESSCLOSE=\0"
+	"env GIT_SSH_COMMAND=\0"
+	"env GIT_SSH=\0"
+	"env GIT_ASKPASS=\0"
+	"env SSH_ASKPASS=\0"
+	"env GIT_EXTERNAL_DIFF=\0"
+	"env GIT_PROXY_COMMAND=\0"
+	"env GIT_CONFIG_PARAMETERS=\0"
+	"env GIT_CONFIG_COUNT=\0"
+	"env RSYNC_RSH=\0"
+	"env BASH_ENV=\0"
+	"env ENV=\0"
+	"env PROMPT_COMMAND=\0"
+	"env PERL5OPT=\0"
+	"env PERL5DB=\0"
+	"env BASH_FUNC_*=\0"
+	"env PAGER= !(cat|less|more|true|less -+([A-Za-z])|)\0"
+	"env GIT_PAGER= !(cat|less|more|true|less -+([A-Za-z])|)\0"
+	"env MANPAGER= !(cat|less|more|true|less -+([A-Za-z])|)\0"
+	"env EDITOR= !(true|false|:|cat|)\0"
+	"env VISUAL= !(true|false|:|cat|)\0"
+	"env GIT_EDITOR= !(true|false|:|cat|)\0"
+	"env GIT_SEQUENCE_EDITOR= !(true|false|:|cat|)\0"
+	"env NODE_OPTIONS= *data:*\0";

@@ -19,14 +19,15 @@
 #include "base/macro.h"
 #include "seccomp/profile_names.h"
 
+/* No pointer: the tables stay in .rodata, shared (base/macro.h). */
 struct named_value {
-	const char *name;
+	char name[24];
 	uint64_t value;
 };
 
-#define NV(x)                     \
-	{                         \
-#x, (uint64_t)(x) \
+#define NV(x)                                         \
+	{                                             \
+#x, (uint64_t)(x) + NSB_FITS0(#x, 24) \
 	}
 
 /* Named constants for condition values.  They come from this host's headers,
@@ -157,7 +158,7 @@ static const struct named_value constants[] = {
 /* Other architectures, to tell "not on this architecture" from "unknown". */
 static const struct {
 	uint32_t token;
-	const char *name;
+	char name[12];
 } arches[] = {
 	{SCMP_ARCH_X86_64, "x86_64"},	{SCMP_ARCH_X86, "i386"},
 	{SCMP_ARCH_X32, "x32"},		{SCMP_ARCH_AARCH64, "aarch64"},

@@ -15,6 +15,7 @@
 #include <criterion/parameterized.h>
 
 #include "core/cli.h"
+#include "core/cli_options.h"
 
 /* Criterion's eq(str, ...) takes char *; -Wwrite-strings makes literals const. */
 #pragma GCC diagnostic ignored "-Wdiscarded-qualifiers"
@@ -1400,4 +1401,29 @@ Test(cli, isolation_modes)
 	cr_expect(eq(int, nsb_cli_parse(5, av, &c, &err), -EINVAL));
 	cr_expect(eq(str, err.message, "--isolation 'chroot': unknown isolation mode"));
 	cr_expect(eq(str, err.hint, "MODE is namespaces, landlock or auto"));
+}
+
+/* The table's strings are arrays (no pointer, cli_options.h): C lets a
+ * string of exactly an array's size in without its NUL, so each must have
+ * one inside its array.  And each row's setter is one of the setters. */
+Test(cli, every_option_row_is_terminated_and_has_a_setter)
+{
+	for (size_t i = 0; i < NSB_CLI_N_OPTIONS; i++) {
+		const struct nsb_cli_option *o = &nsb_cli_options[i];
+		bool ok = strnlen(o->name, sizeof(o->name)) < sizeof(o->name) &&
+			  strnlen(o->metavar, sizeof(o->metavar)) < sizeof(o->metavar) &&
+			  strnlen(o->what, sizeof(o->what)) < sizeof(o->what) &&
+			  strnlen(o->hint, sizeof(o->hint)) < sizeof(o->hint);
+		cr_expect(ok, "row %zu", i);
+		cr_expect(eq(int, strncmp(o->name, "--", 2), 0), "row %zu", i);
+	}
+	/* A flag's metavar reads NULL, a value's its spelling. */
+	const char *mv = "x";
+	for (size_t i = 0; i < NSB_CLI_N_OPTIONS; i++) {
+		const char *name = nsb_cli_option(i, &mv);
+		if (strcmp(name, "--quiet") == 0)
+			cr_expect(mv == NULL);
+		if (strcmp(name, "--ro") == 0)
+			cr_expect(eq(int, strcmp(mv, "PATH[:DEST]"), 0));
+	}
 }
