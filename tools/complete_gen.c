@@ -75,7 +75,7 @@ static bool accepts(const struct nsb_cli_option *o, const char *arg)
 	struct nsb_error e = {0};
 
 	nsb_config_init(&c);
-	return o->set(o, arg, &s, &e) == 0;
+	return nsb_cli_set(o, arg, &s, &e) == 0;
 }
 
 /* The setter's hint for a value it refuses: "MODE is a, b or c" gives the
@@ -88,7 +88,7 @@ static void words_from_hint(const struct nsb_cli_option *o, struct value *v)
 	char lead[64], hint[sizeof(e.hint)];
 
 	nsb_config_init(&c);
-	if (o->set(o, "\x01", &s, &e) == 0 || !e.hint[0])
+	if (nsb_cli_set(o, "\x01", &s, &e) == 0 || !e.hint[0])
 		return;
 	snprintf(lead, sizeof(lead), "%s is ", o->metavar);
 	if (strncmp(e.hint, lead, strlen(lead)) != 0)
@@ -116,7 +116,7 @@ static void words_from_hint(const struct nsb_cli_option *o, struct value *v)
 
 static void value_of(const struct nsb_cli_option *o, struct value *v)
 {
-	const char *m = o->metavar;
+	const char *m = o->metavar[0] ? o->metavar : NULL;
 	size_t first;
 
 	memset(v, 0, sizeof(*v));

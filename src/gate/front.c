@@ -2,6 +2,7 @@
 /* The front gate as the supervisor runs it: effective policy, roots, verdict, --check. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,12 +100,34 @@ static int build_roots(const struct nsb_plan *p, struct nsb_front *f)
 	return 0;
 }
 
+/*
+ * The verdict into the front, which lives in static storage (struct
+ * nsb_run), where a page costs memory once written, even with zeros: of
+ * each text only the bytes it holds, and none when no text was ever kept
+ * (an allowed command), as the front's verdict is zero until its first.
+ */
+static void verdict_keep(struct nsb_front *f, const struct nsb_gate_verdict *v)
+{
+	bool texts = v->token[0] || v->hint[0] || v->reason[0] || v->resolved[0];
+	struct nsb_gate_verdict *k = &f->verdict;
+
+	memcpy(k, v, offsetof(struct nsb_gate_verdict, token));
+	if (texts || f->verdict_texts) {
+		memcpy(k->token, v->token, strnlen(v->token, sizeof(v->token) - 1) + 1);
+		memcpy(k->hint, v->hint, strnlen(v->hint, sizeof(v->hint) - 1) + 1);
+		memcpy(k->reason, v->reason, strnlen(v->reason, sizeof(v->reason) - 1) + 1);
+		memcpy(k->resolved, v->resolved, strnlen(v->resolved, sizeof(v->resolved) - 1) + 1);
+	}
+	f->verdict_texts = texts;
+}
+
 int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct nsb_front *f,
 		    struct nsb_error *e)
 {
 	struct nsb_gate_fs_host host;
 	struct nsb_fs_ops ops;
 	char cache_dir[PATH_MAX], cmd_path[PATH_MAX];
+	struct nsb_gate_verdict v;
 	const char *name = p->argv[0];
 	const char *path_list = nsb_env_get(p->envp, "PATH", 4);
 	int r;
@@ -159,9 +182,10 @@ int nsb_front_check(const struct nsb_config *c, const struct nsb_plan *p, struct
 	in.cmd_path = f->cmd_path;
 	in.cmd_real_base = f->cmd_found ? nsb_gate_basename(f->cmd_path) : NULL;
 
-	r = nsb_gate_check(&f->policy, &in, &f->verdict);
+	r = nsb_gate_check(&f->policy, &in, &v);
 	if (r < 0)
 		return nsb_error_set(e, r, NSB_STAGE_GATE, "judge the command");
+	verdict_keep(f, &v);
 	return 0;
 }
 

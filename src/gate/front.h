@@ -30,7 +30,8 @@ struct nsb_front {
 	struct nsb_gate_root *roots; /* one per user mount (owned array) */
 	size_t n_roots;
 	bool cmd_found;
-	char *cmd_path; /* the command's real path on the host (owned), NULL if not found */
+	bool verdict_texts; /* the verdict holds a text (front.c, verdict_keep) */
+	char *cmd_path;	    /* the command's real path on the host (owned), NULL if not found */
 	struct nsb_gate_verdict verdict;
 	struct nsb_front_ask ask; /* allow / ask / deny (front_ask.h) */
 };

@@ -21,21 +21,13 @@
  * costs memory once written: a whole copy wrote three pages of empty texts
  * for an allowed command, this one writes one.
  */
-/* A text is copied where either side holds one: an allowed verdict into a
- * zeroed one writes none, and the pages of the texts stay untouched. */
-static void text_out(char *dst, const char *src, size_t size)
-{
-	if (src[0] || dst[0])
-		memcpy(dst, src, strnlen(src, size - 1) + 1);
-}
-
 static void verdict_out(struct nsb_gate_verdict *ret, const struct nsb_gate_verdict *v)
 {
 	memcpy(ret, v, offsetof(struct nsb_gate_verdict, token));
-	text_out(ret->token, v->token, sizeof(v->token));
-	text_out(ret->hint, v->hint, sizeof(v->hint));
-	text_out(ret->reason, v->reason, sizeof(v->reason));
-	text_out(ret->resolved, v->resolved, sizeof(v->resolved));
+	memcpy(ret->token, v->token, strnlen(v->token, sizeof(v->token) - 1) + 1);
+	memcpy(ret->hint, v->hint, strnlen(v->hint, sizeof(v->hint) - 1) + 1);
+	memcpy(ret->reason, v->reason, strnlen(v->reason, sizeof(v->reason) - 1) + 1);
+	memcpy(ret->resolved, v->resolved, strnlen(v->resolved, sizeof(v->resolved) - 1) + 1);
 }
 
 int nsb_gate_check(const struct nsb_gate_policy *p, const struct nsb_gate_input *in,
