@@ -37,6 +37,17 @@ unsigned long long nsb_strtoull10(const char *s, char **end);
  * 64 KiB window of libc's constants that a launch would keep resident for
  * nothing else (base/fmt.h).
  */
+/* The next string of a list written as one string, each entry ended by its
+ * NUL and the list by an empty entry ("a\0b\0"): such a constant table
+ * holds no pointer, so it needs no relocation (base/macro.h, NSB_FITS0).
+ * for (s = list; *s; s = nsb_strs_next(s)). */
+static inline const char *nsb_strs_next(const char *s)
+{
+	while (*s)
+		s++;
+	return s + 1;
+}
+
 static inline int nsb_isdigit(int c)
 {
 	return c >= '0' && c <= '9';

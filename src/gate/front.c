@@ -113,10 +113,7 @@ static void verdict_keep(struct nsb_front *f, const struct nsb_gate_verdict *v)
 
 	memcpy(k, v, offsetof(struct nsb_gate_verdict, token));
 	if (texts || f->verdict_texts) {
-		memcpy(k->token, v->token, strnlen(v->token, sizeof(v->token) - 1) + 1);
-		memcpy(k->hint, v->hint, strnlen(v->hint, sizeof(v->hint) - 1) + 1);
-		memcpy(k->reason, v->reason, strnlen(v->reason, sizeof(v->reason) - 1) + 1);
-		memcpy(k->resolved, v->resolved, strnlen(v->resolved, sizeof(v->resolved) - 1) + 1);
+		nsb_gate_verdict_copy_texts(k, v);
 	}
 	f->verdict_texts = texts;
 }

@@ -16,18 +16,16 @@
 #include "core/result.h"
 
 /*
- * The verdict out: its flags, and of each text only the bytes it holds.  The
- * caller's verdict lives in static storage (struct nsb_run), where a page
- * costs memory once written: a whole copy wrote three pages of empty texts
- * for an allowed command, this one writes one.
+ * Each text only as far as its NUL: a verdict kept in static storage (the
+ * front's, in struct nsb_run) costs a page for every page written, and a
+ * whole copy wrote three pages of empty texts for an allowed command.
  */
-static void verdict_out(struct nsb_gate_verdict *ret, const struct nsb_gate_verdict *v)
+void nsb_gate_verdict_copy_texts(struct nsb_gate_verdict *to, const struct nsb_gate_verdict *v)
 {
-	memcpy(ret, v, offsetof(struct nsb_gate_verdict, token));
-	memcpy(ret->token, v->token, strnlen(v->token, sizeof(v->token) - 1) + 1);
-	memcpy(ret->hint, v->hint, strnlen(v->hint, sizeof(v->hint) - 1) + 1);
-	memcpy(ret->reason, v->reason, strnlen(v->reason, sizeof(v->reason) - 1) + 1);
-	memcpy(ret->resolved, v->resolved, strnlen(v->resolved, sizeof(v->resolved) - 1) + 1);
+	memcpy(to->token, v->token, strnlen(v->token, sizeof(v->token) - 1) + 1);
+	memcpy(to->hint, v->hint, strnlen(v->hint, sizeof(v->hint) - 1) + 1);
+	memcpy(to->reason, v->reason, strnlen(v->reason, sizeof(v->reason) - 1) + 1);
+	memcpy(to->resolved, v->resolved, strnlen(v->resolved, sizeof(v->resolved) - 1) + 1);
 }
 
 int nsb_gate_check(const struct nsb_gate_policy *p, const struct nsb_gate_input *in,
@@ -60,7 +58,8 @@ int nsb_gate_check(const struct nsb_gate_policy *p, const struct nsb_gate_input 
 	if (p->lazy_err)
 		return p->lazy_err;
 
-	verdict_out(ret, v);
+	memcpy(ret, v, offsetof(struct nsb_gate_verdict, token));
+	nsb_gate_verdict_copy_texts(ret, v);
 	return 0;
 }
 

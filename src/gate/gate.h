@@ -48,5 +48,11 @@ struct nsb_denial;
 int nsb_gate_check(const struct nsb_gate_policy *p, const struct nsb_gate_input *in,
 		   struct nsb_gate_verdict *ret);
 
+/*
+ * Copies the four texts of v (token, hint, reason, resolved) into to, each
+ * only as far as its NUL: the bytes past it are left as they were.
+ */
+void nsb_gate_verdict_copy_texts(struct nsb_gate_verdict *to, const struct nsb_gate_verdict *v);
+
 /* Fill the record's denial (result.h) from a refusal; d's strings point into v. */
 void nsb_gate_denial(const struct nsb_gate_verdict *v, struct nsb_denial *d);

@@ -12,73 +12,75 @@
 
 #include "gate/gate_tables.h"
 
-const char *const nsb_gate_builtin_tables[] = {
+/* Line after line, each ended by its NUL, the last by two (nsb_strs_next):
+ * no pointer, so no relocation (base/macro.h). */
+const char nsb_gate_builtin_tables[] =
 	/* process state: environment, priority, session, buffering, time */
 	"wrapper env run=env dash -i -0 -v -u= -a= -S% -C! --ignore-environment --null --debug "
 	"--list-signal-handling --unset= --argv0= --block-signal? --default-signal? "
-	"--ignore-signal? --split-string% --chdir!",
-	"wrapper nice adjust -n= --adjustment=",
-	"wrapper nohup",
-	"wrapper setsid -c -f -w -h. -V. --ctty --fork --wait",
-	"wrapper stdbuf -i= -o= -e= --input= --output= --error=",
+	"--ignore-signal? --split-string% --chdir!\0"
+	"wrapper nice adjust -n= --adjustment=\0"
+	"wrapper nohup\0"
+	"wrapper setsid -c -f -w -h. -V. --ctty --fork --wait\0"
+	"wrapper stdbuf -i= -o= -e= --input= --output= --error=\0"
 	"wrapper time -p -v -q -a -f= -o= --format= --output= --portability --verbose --quiet "
-	"--append",
-	"wrapper command -p -v. -V.",
-	"wrapper chronic -e -v",
-	"wrapper unbuffer -p",
-	"wrapper eatmydata",
-	"wrapper catchsegv",
-	"wrapper nocache",
-	"wrapper run-one",
-	"wrapper faketime skip=1 -m -f -p= --exclude-monotonic --date-prog!",
+	"--append\0"
+	"wrapper command -p -v. -V.\0"
+	"wrapper chronic -e -v\0"
+	"wrapper unbuffer -p\0"
+	"wrapper eatmydata\0"
+	"wrapper catchsegv\0"
+	"wrapper nocache\0"
+	"wrapper run-one\0"
+	"wrapper faketime skip=1 -m -f -p= --exclude-monotonic --date-prog!\0"
 	/* scheduling */
 	"wrapper ionice -t -c= -n= -p= -P= -u= --ignore --class= --classdata= --pid= --pgid= "
-	"--uid=",
+	"--uid=\0"
 	"wrapper chrt skip=1 -a -b -d -f -i -o -r -R -v -m. -p. -T= -P= -D= --all-tasks --batch "
 	"--deadline --fifo --idle --other --rr --reset-on-fork --verbose --max. --pid. "
-	"--sched-runtime= --sched-period= --sched-deadline=",
-	"wrapper taskset skip=1 -a -c -p. --all-tasks --cpu-list --pid.",
+	"--sched-runtime= --sched-period= --sched-deadline=\0"
+	"wrapper taskset skip=1 -a -c -p. --all-tasks --cpu-list --pid.\0"
 	"wrapper numactl -a -b -l -s. -H. -i= -m= -N= -C= -p= -w= --all --balancing --localalloc "
 	"--show. --hardware. --interleave= --membind= --cpunodebind= --physcpubind= --preferred= "
-	"--preferred-many= --weighted-interleave=",
+	"--preferred-many= --weighted-interleave=\0"
 	"wrapper setarch skip=1 -R -F -Z -L -X -B -I -S -T -3 -v --addr-no-randomize "
 	"--fdpic-funcptrs --mmap-page-zero --addr-compat-layout --read-implies-exec --32bit "
 	"--short-inode --whole-seconds --sticky-timeouts --3gb --4gb --uname-2.6 --verbose "
-	"--list.",
+	"--list.\0"
 	"wrapper linux32 -R -F -Z -L -X -B -I -S -T -3 -v --addr-no-randomize --uname-2.6 "
-	"--verbose",
+	"--verbose\0"
 	"wrapper linux64 -R -F -Z -L -X -B -I -S -T -3 -v --addr-no-randomize --uname-2.6 "
-	"--verbose",
-	"wrapper at run=input -m -M -v -l. -r. -d. -c. -V. -q= -f= -u= -t=",
-	"wrapper batch run=input -m -M -v -V. -q= -f=",
+	"--verbose\0"
+	"wrapper at run=input -m -M -v -l. -r. -d. -c. -V. -q= -f= -u= -t=\0"
+	"wrapper batch run=input -m -M -v -V. -q= -f=\0"
 	/* limits */
 	"wrapper timeout skip=1 -v -f -p -s= -k= --signal= --kill-after= --verbose --foreground "
-	"--preserve-status",
+	"--preserve-status\0"
 	"wrapper prlimit -o= -p. --output= --pid. --noheadings --raw --verbose -c? -d? -e? -f? -i? "
 	"-l? -m? -n? -q? -r? -s? -t? -u? -v? -x? -y? --core? --data? --nice? --fsize? "
 	"--sigpending? --memlock? --rss? --nofile? --msgqueue? --rtprio? --stack? --cpu? "
-	"--nproc? --as? --locks? --rttime?",
+	"--nproc? --as? --locks? --rttime?\0"
 	"wrapper cpulimit -v -z -i -b -q -k -r -l= -c= -p= -e= -s= --verbose --lazy "
 	"--include-children --background --quiet --kill --restore --limit= --cpu= --pid= --exe= "
-	"--path= --signal=",
-	"wrapper cgexec -g= --sticky",
-	"wrapper systemd-inhibit --what= --who= --why= --mode= --list.",
+	"--path= --signal=\0"
+	"wrapper cgexec -g= --sticky\0"
+	"wrapper systemd-inhibit --what= --who= --why= --mode= --list.\0"
 	/* locks */
 	"wrapper flock skip=1 -s -x -e -u -n -o -F -w= -E= -c! --shared --exclusive --unlock "
 	"--nonblock --nb --close --no-fork --verbose --timeout= --wait= --conflict-exit-code= "
-	"--command!",
-	"wrapper lckdo skip=1 -q -w -W=",
-	"wrapper with-lock-ex skip=1 -w -q -f",
-	"wrapper setlock skip=1 -n -N -x -X",
-	"wrapper envdir skip=1",
+	"--command!\0"
+	"wrapper lckdo skip=1 -q -w -W=\0"
+	"wrapper with-lock-ex skip=1 -w -q -f\0"
+	"wrapper setlock skip=1 -n -N -x -X\0"
+	"wrapper envdir skip=1\0"
 	/* repeaters and runners fed from input */
 	"wrapper watch shell -b -c -C -e -g -p -t -w -x -r -d? -n= -q= --beep --color --no-color "
 	"--errexit --chgexit --precise --no-title --no-wrap --no-linewrap --exec --no-rerun "
-	"--differences? --interval= --equexit=",
+	"--differences? --interval= --equexit=\0"
 	"wrapper xargs input-args -0 -r -t -p -x -o -a= -d= -E= -L= -n= -P= -s= -e? -l? -I@ -i?@ "
 	"--null --no-run-if-empty --verbose --interactive --exit --open-tty --show-limits "
 	"--arg-file= --delimiter= --max-args= --max-procs= --max-chars= --process-slot-var= "
-	"--eof? --max-lines? --replace?@",
+	"--eof? --max-lines? --replace?@\0"
 	"wrapper parallel input-args input-commands shell subst={ end=::: -0 -k -v -q -u -g -X -m "
 	"-t -r -j= -P= -N= -n= -L= -l? -a= -d= -E= -C= -S= -I@ -i?@ --null --keep-order --verbose "
 	"--quote --ungroup --group --line-buffer --lb --xargs --tag --tty --progress --bar --eta "
@@ -86,26 +88,26 @@ const char *const nsb_gate_builtin_tables[] = {
 	"--max-procs= --max-args= --max-lines= --arg-file= --delimiter= --colsep= --results= "
 	"--res= --joblog= --tmpdir= --timeout= --delay= --retries= --halt= --memfree= --load= "
 	"--sshlogin= --workdir= --tagstring= --header= --nice= --block= --pipe --shuf --plus "
-	"--version. --help. --citation. --replace?@",
-	"wrapper entr -a -c -d -n -p -r -z -s!",
-	"wrapper find run=find lenient",
+	"--version. --help. --citation. --replace?@\0"
+	"wrapper entr -a -c -d -n -p -r -z -s!\0"
+	"wrapper find run=find lenient\0"
 	/* agents, sessions, fake roots, displays, proxies, password feeders */
-	"wrapper ssh-agent -c -s -D -d -k. -a= -E= -t= -P= -O=",
-	"wrapper dbus-run-session --config-file= --dbus-daemon!",
+	"wrapper ssh-agent -c -s -D -d -k. -a= -E= -t= -P= -O=\0"
+	"wrapper dbus-run-session --config-file= --dbus-daemon!\0"
 	"wrapper dbus-launch --sh-syntax --csh-syntax --auto-syntax --binary-syntax --close-stderr "
-	"--exit-with-session --exit-with-x11 --autolaunch= --config-file=",
-	"wrapper fakeroot -u -h. -v. -l= -i= -s= -b= --lib= --faked! --unknown-is-real",
+	"--exit-with-session --exit-with-x11 --autolaunch= --config-file=\0"
+	"wrapper fakeroot -u -h. -v. -l= -i= -s= -b= --lib= --faked! --unknown-is-real\0"
 	"wrapper fakechroot -s -l= -e= -c= -b= -d! --lib= --environment= --config-dir= --bindir= "
-	"--elfloader! --use-system-libs",
+	"--elfloader! --use-system-libs\0"
 	"wrapper xvfb-run -a -l -e= -f= -n= -p= -s= -w= --auto-servernum --listen-tcp "
-	"--error-file= --auth-file= --server-num= --xauth-protocol= --server-args= --wait=",
-	"wrapper proxychains -q -f=",
-	"wrapper proxychains4 -q -f=",
+	"--error-file= --auth-file= --server-num= --xauth-protocol= --server-args= --wait=\0"
+	"wrapper proxychains -q -f=\0"
+	"wrapper proxychains4 -q -f=\0"
 	"wrapper torsocks -d -q -i -a= -P= -u= -p= --debug --quiet --isolate --address= --port= "
-	"--user= --pass= --shell!",
-	"wrapper sshpass -e -v -h. -V. -p= -f= -d= -P=",
-	"wrapper dumb-init -c -v -V. -h. -r= --single-child --verbose --rewrite=",
-	"wrapper tini -s -v -w -g -l. -h. -p= -e=",
+	"--user= --pass= --shell!\0"
+	"wrapper sshpass -e -v -h. -V. -p= -f= -d= -P=\0"
+	"wrapper dumb-init -c -v -V. -h. -r= --single-child --verbose --rewrite=\0"
+	"wrapper tini -s -v -w -g -l. -h. -p= -e=\0"
 	/* tracers and checkers run the program they are given */
 	"wrapper strace -c -C -d -D -f -F -i -k -n -q -r -t -T -v -w -x -y -z -Z -h. -V. -o= -e= "
 	"-p= -s= -u= -E= -a= -b= -I= -P= -S= -X= -O= -U= --output= --trace= --signal= "
@@ -114,22 +116,20 @@ const char *const nsb_gate_builtin_tables[] = {
 	"--relative-timestamps? --syscall-times? --decode-fds? --decode-pids? --stack-trace "
 	"--quiet? --verbose? --abbrev? --raw= --read= --write= --inject= --fault= --columns= "
 	"--const-print-style= --successful-only --failed-only --instruction-pointer --no-abbrev "
-	"--summary-columns= --summary-sort-by= --summary-syscall-overhead= --argv0=",
+	"--summary-columns= --summary-sort-by= --summary-syscall-overhead= --argv0=\0"
 	"wrapper ltrace -b -c -C -f -i -L -r -S -t -T -h. -V. -o= -e= -p= -s= -u= -l= -n= -a= -A= "
 	"-D= -F= -x= -w= --output= --library= --demangle --align= --indent= --config= "
-	"--no-signals",
-	"wrapper valgrind lenient",
+	"--no-signals\0"
+	"wrapper valgrind lenient\0"
 	/* multi-call binaries: the first operand names the applet */
-	"wrapper busybox run=applet --list. --list-full. --install. --help.",
-	"wrapper toybox run=applet --long. --help. --version.",
-	"wrapper coreutils run=applet --coreutils-prog% --help. --version.",
-	"wrapper kmod run=applet --help. --version.",
+	"wrapper busybox run=applet --list. --list-full. --install. --help.\0"
+	"wrapper toybox run=applet --long. --help. --version.\0"
+	"wrapper coreutils run=applet --coreutils-prog% --help. --version.\0"
+	"wrapper kmod run=applet --help. --version.\0"
 	/* ordinary tools in a mode that deletes files */
-	"deny-mode find -delete",
-	"deny-mode cmake -E rm",
-	"deny-mode cmake -E remove",
-	"deny-mode cmake -E remove_directory",
-	"deny-mode git clean -f",
-	"deny-mode git clean --force",
-	NULL,
-};
+	"deny-mode find -delete\0"
+	"deny-mode cmake -E rm\0"
+	"deny-mode cmake -E remove\0"
+	"deny-mode cmake -E remove_directory\0"
+	"deny-mode git clean -f\0"
+	"deny-mode git clean --force\0";

@@ -26,21 +26,22 @@
 
 /* Commands with an option that moves the working directory of the rest. */
 static const struct {
-	const char *cmd, *opt, *longopt; /* "-C", "--directory" (NULL: none) */
+	/* "-C", "--directory" ("": none); no pointer, no relocation (base/macro.h) */
+	char cmd[8], opt[4], longopt[12];
 } chdir_opts[] = {
 	{"env", "-C", "--chdir"},
-	{"git", "-C", NULL},
+	{"git", "-C", ""},
 	{"make", "-C", "--directory"},
 	{"gmake", "-C", "--directory"},
-	{"ninja", "-C", NULL},
+	{"ninja", "-C", ""},
 	{"tar", "-C", "--directory"},
 	{"gtar", "-C", "--directory"},
 	{"bsdtar", "-C", "--cd"},
-	{"go", "-C", NULL},
-	{"meson", "-C", NULL},
+	{"go", "-C", ""},
+	{"meson", "-C", ""},
 	{"pnpm", "-C", "--dir"},
-	{"yarn", NULL, "--cwd"},
-	{"uv", NULL, "--directory"},
+	{"yarn", "", "--cwd"},
+	{"uv", "", "--directory"},
 	{"poetry", "-C", "--directory"},
 };
 
@@ -309,7 +310,8 @@ static void track_chdir(struct nsb_gate_ctx *c, struct walk *w, const char *arg)
 	for (size_t k = 0; k < ARRAY_SIZE(chdir_opts); k++) {
 		if (strcmp(w->cmd, chdir_opts[k].cmd) != 0)
 			continue;
-		const char *o = chdir_opts[k].opt, *l = chdir_opts[k].longopt;
+		const char *o = chdir_opts[k].opt[0] ? chdir_opts[k].opt : NULL;
+		const char *l = chdir_opts[k].longopt[0] ? chdir_opts[k].longopt : NULL;
 		size_t ln = l ? strlen(l) : 0;
 		if ((o && strcmp(arg, o) == 0) || (l && strcmp(arg, l) == 0))
 			w->chdir_next = true;

@@ -14,14 +14,16 @@
 #include "gate/gate_shellopt.h"
 #include "base/util.h"
 
-const char *const nsb_gate_default_deny[] = {
+/* Name after name, each ended by its NUL, the last by two (nsb_strs_next):
+ * no pointer, so no relocation (base/macro.h). */
+const char nsb_gate_default_deny[] =
 	/* privilege tools: they exist to cross the boundary the sandbox draws */
-	"sudo", "su", "doas", "pkexec", "setpriv", "capsh", "nsenter", "unshare", "chroot",
-	"runuser", "sudoedit", "sg", "newgrp",
+	"sudo\0su\0doas\0pkexec\0setpriv\0capsh\0nsenter\0unshare\0chroot\0"
+	"runuser\0sudoedit\0sg\0newgrp\0"
 	/* destructive or system tools */
-	"rm", "unlink", "chmod", "chown", "dd", "shred", "wipefs", "mkfs", "mkfs.*", "mkswap",
-	"fdisk", "sfdisk", "parted", "mount", "umount", "swapon", "swapoff", "insmod", "rmmod",
-	"modprobe", "kexec", "reboot", "shutdown", "halt", "poweroff", "systemctl", NULL};
+	"rm\0unlink\0chmod\0chown\0dd\0shred\0wipefs\0mkfs\0mkfs.*\0mkswap\0"
+	"fdisk\0sfdisk\0parted\0mount\0umount\0swapon\0swapoff\0insmod\0rmmod\0"
+	"modprobe\0kexec\0reboot\0shutdown\0halt\0poweroff\0systemctl\0";
 
 void nsb_gate_policy_init(struct nsb_gate_policy *p)
 {
@@ -55,8 +57,8 @@ void nsb_gate_policy_free(struct nsb_gate_policy *p)
 int nsb_gate_policy_init_default(struct nsb_gate_policy *p)
 {
 	nsb_gate_policy_init(p);
-	for (size_t i = 0; nsb_gate_default_deny[i]; i++) {
-		int r = nsb_gate_policy_deny_exec(p, nsb_gate_default_deny[i]);
+	for (const char *n = nsb_gate_default_deny; *n; n = nsb_strs_next(n)) {
+		int r = nsb_gate_policy_deny_exec(p, n);
 		if (r < 0) {
 			nsb_gate_policy_free(p);
 			return r;

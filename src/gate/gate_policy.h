@@ -123,4 +123,4 @@ bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name);
 const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p);
 
 /* The names of the default deny list, NULL-terminated (for docs and tests). */
-extern const char *const nsb_gate_default_deny[];
+extern const char nsb_gate_default_deny[]; /* name after name (nsb_strs_next) */

@@ -200,7 +200,7 @@ static int load_tool(struct nsb_gate_policy *p, const char *tool)
 	size_t n = strlen(tool);
 	/* a policy's rows may be in already: compared then */
 	bool dup = p->n_shellopt > 0;
-	for (const char *row = nsb_gate_shellopt_builtin; *row; row = nsb_gate_shellopt_next(row)) {
+	for (const char *row = nsb_gate_shellopt_builtin; *row; row = nsb_strs_next(row)) {
 		if (strncmp(row, tool, n) != 0 || (row[n] != ':' && row[n] != ' '))
 			continue;
 		size_t col;
@@ -223,7 +223,7 @@ int nsb_gate_shellopt_add_builtin(struct nsb_gate_policy *p)
 	/* Into a table that may hold a policy's rows already: compared then. */
 	bool dup = p->n_shellopt > 0;
 
-	for (const char *row = nsb_gate_shellopt_builtin; *row; row = nsb_gate_shellopt_next(row)) {
+	for (const char *row = nsb_gate_shellopt_builtin; *row; row = nsb_strs_next(row)) {
 		size_t col;
 		const char *why;
 		int r = add_row(p, row, dup, &col, &why);

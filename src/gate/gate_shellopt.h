@@ -12,8 +12,6 @@
  */
 #pragma once
 
-#include <string.h>
-
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -33,14 +31,8 @@ struct nsb_shellopt {
 };
 
 /* The built-in rows as policy lines (without the directive word), NULL-terminated. */
+/* Row after row, each ended by its NUL, the last by two (nsb_strs_next). */
 extern const char nsb_gate_shellopt_builtin[];
-
-/* The built-in row after row (nsb_gate_shellopt_builtin's rows end at an
- * empty one): for (r = nsb_gate_shellopt_builtin; *r; r = nsb_gate_shellopt_next(r)). */
-static inline const char *nsb_gate_shellopt_next(const char *row)
-{
-	return row + strlen(row) + 1;
-}
 
 /*
  * Add the row written in text (the words after "shell-option").  0,

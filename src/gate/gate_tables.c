@@ -440,8 +440,7 @@ static int add_builtin_line(struct nsb_gate_policy *p, const char *line)
  * (nsb_gate_find_wrapper) or for nsb_gate_wrappers_load_all. */
 int nsb_gate_tables_default(struct nsb_gate_policy *p)
 {
-	for (size_t i = 0; nsb_gate_builtin_tables[i]; i++) {
-		const char *line = nsb_gate_builtin_tables[i];
+	for (const char *line = nsb_gate_builtin_tables; *line; line = nsb_strs_next(line)) {
 		if (strncmp(line, "wrapper ", 8) == 0)
 			continue;
 		int r = add_builtin_line(p, line);
@@ -464,8 +463,7 @@ static const char *builtin_wrapper_line(const char *name)
 {
 	size_t n = strlen(name);
 
-	for (size_t i = 0; nsb_gate_builtin_tables[i]; i++) {
-		const char *line = nsb_gate_builtin_tables[i];
+	for (const char *line = nsb_gate_builtin_tables; *line; line = nsb_strs_next(line)) {
 		if (strncmp(line, "wrapper ", 8) == 0 && strncmp(line + 8, name, n) == 0 &&
 		    (line[8 + n] == ' ' || line[8 + n] == '\0'))
 			return line;
@@ -475,8 +473,8 @@ static const char *builtin_wrapper_line(const char *name)
 
 int nsb_gate_wrappers_load_all(struct nsb_gate_policy *p)
 {
-	for (size_t i = 0; nsb_gate_builtin_tables[i]; i++) {
-		const char *line = nsb_gate_builtin_tables[i], *name = line + 8;
+	for (const char *line = nsb_gate_builtin_tables; *line; line = nsb_strs_next(line)) {
+		const char *name = line + 8;
 		if (strncmp(line, "wrapper ", 8) != 0)
 			continue;
 		/* a policy's entry of that name stands */

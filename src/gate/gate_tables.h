@@ -106,4 +106,4 @@ void nsb_gate_tables_print(FILE *out, const struct nsb_gate_policy *p);
 const struct nsb_wrapper *nsb_gate_find_wrapper(const struct nsb_gate_policy *p, const char *name);
 
 /* The built-in table's lines, NULL-terminated (gate_builtin.c). */
-extern const char *const nsb_gate_builtin_tables[];
+extern const char nsb_gate_builtin_tables[]; /* line after line (nsb_strs_next) */

@@ -73,7 +73,7 @@ enum dkind {
 };
 
 static const struct {
-	const char *word;
+	char word[20]; /* no pointer, no relocation (base/macro.h) */
 	enum dkind kind;
 } directives[] = {
 	{"deny-exec", D_DENY_EXEC},

@@ -18,8 +18,8 @@
  * host kernel lacks is skipped: it has nothing there to leak.
  */
 static const struct {
-	const char *name;
-	bool dir; /* its type on every kernel seen; another is found by the mount */
+	char name[16]; /* no pointer, no relocation (base/macro.h) */
+	bool dir;      /* its type on every kernel seen; another is found by the mount */
 } proc_masked[] = {
 	{"kcore", false},	{"keys", false},	 {"key-users", false},
 	{"timer_list", false},	{"sched_debug", false},	 {"slabinfo", false},

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/util.h"
 #include "gate/gate.h"
 #include "gate/gate_interp.h"
 #include "gate/gate_shellopt.h"
@@ -695,7 +696,7 @@ Test(gate_interp, builtin_rows_round_trip)
 	cr_expect(eq(sz, p.n_shellopt, 0), "the rows wait for a tool that needs them");
 	cr_assert(eq(int, nsb_gate_policy_load_builtin(&p), 0));
 	size_t n = 0;
-	for (const char *r = nsb_gate_shellopt_builtin; *r; r = nsb_gate_shellopt_next(r))
+	for (const char *r = nsb_gate_shellopt_builtin; *r; r = nsb_strs_next(r))
 		n++;
 	cr_expect(eq(sz, p.n_shellopt, n), "every built-in row is loaded once");
 	char *text = print(&p);
@@ -778,7 +779,7 @@ Test(gate_interp, builtin_globs_stay_fast)
 	char v[NSB_SHELLOPT_GLOB_MAX + 1];
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	for (const char *r = nsb_gate_shellopt_builtin; *r; r = nsb_gate_shellopt_next(r)) {
+	for (const char *r = nsb_gate_shellopt_builtin; *r; r = nsb_strs_next(r)) {
 		const char *m = strchr(strchr(r, ' ') + 1, ' ');
 		if (!m || m[1] == '@')
 			continue;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "gate/policy.h"
 #include "unit.h"
 
@@ -316,9 +317,9 @@ Test(policy, print_shows_every_default_name)
 	FILE *out = open_memstream(&text, &len);
 	cr_assert(eq(int, nsb_policy_print(out, &p, NULL), 0));
 	fclose(out);
-	for (size_t i = 0; nsb_gate_default_deny[i]; i++) {
+	for (const char *d = nsb_gate_default_deny; *d; d = nsb_strs_next(d)) {
 		char want[300];
-		snprintf(want, sizeof(want), "\ndeny-exec %s\n", nsb_gate_default_deny[i]);
+		snprintf(want, sizeof(want), "\ndeny-exec %s\n", d);
 		cr_expect(strstr(text, want) != NULL, "missing %s", want);
 	}
 	cr_expect(strstr(text, "\n#allow-inline-code\n") != NULL);
