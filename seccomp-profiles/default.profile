@@ -137,67 +137,39 @@ socketpair errno EAFNOSUPPORT if arg0 != AF_UNIX
 
 # personality: only PER_LINUX and the query 0xffffffff.  The kernel reads
 # an unsigned int; libseccomp cannot compare one argument twice in a rule,
-# so "neither all zeros nor all ones in the low 32 bits" is written as "two
-# neighbouring bits differ": one pair of rules per pair of bits.
+# so "neither all zeros nor all ones in the low 32 bits" is written as "some
+# bit is set and the bit after it, going round from bit 31 to bit 0, is
+# clear": a value with both a 1 and a 0 has such a pair, 0 and 0xffffffff
+# have none.  One rule per bit, 32 in all.
 personality errno EPERM if arg0 & 0x3 == 0x1
-personality errno EPERM if arg0 & 0x3 == 0x2
 personality errno EPERM if arg0 & 0x6 == 0x2
-personality errno EPERM if arg0 & 0x6 == 0x4
 personality errno EPERM if arg0 & 0xc == 0x4
-personality errno EPERM if arg0 & 0xc == 0x8
 personality errno EPERM if arg0 & 0x18 == 0x8
-personality errno EPERM if arg0 & 0x18 == 0x10
 personality errno EPERM if arg0 & 0x30 == 0x10
-personality errno EPERM if arg0 & 0x30 == 0x20
 personality errno EPERM if arg0 & 0x60 == 0x20
-personality errno EPERM if arg0 & 0x60 == 0x40
 personality errno EPERM if arg0 & 0xc0 == 0x40
-personality errno EPERM if arg0 & 0xc0 == 0x80
 personality errno EPERM if arg0 & 0x180 == 0x80
-personality errno EPERM if arg0 & 0x180 == 0x100
 personality errno EPERM if arg0 & 0x300 == 0x100
-personality errno EPERM if arg0 & 0x300 == 0x200
 personality errno EPERM if arg0 & 0x600 == 0x200
-personality errno EPERM if arg0 & 0x600 == 0x400
 personality errno EPERM if arg0 & 0xc00 == 0x400
-personality errno EPERM if arg0 & 0xc00 == 0x800
 personality errno EPERM if arg0 & 0x1800 == 0x800
-personality errno EPERM if arg0 & 0x1800 == 0x1000
 personality errno EPERM if arg0 & 0x3000 == 0x1000
-personality errno EPERM if arg0 & 0x3000 == 0x2000
 personality errno EPERM if arg0 & 0x6000 == 0x2000
-personality errno EPERM if arg0 & 0x6000 == 0x4000
 personality errno EPERM if arg0 & 0xc000 == 0x4000
-personality errno EPERM if arg0 & 0xc000 == 0x8000
 personality errno EPERM if arg0 & 0x18000 == 0x8000
-personality errno EPERM if arg0 & 0x18000 == 0x10000
 personality errno EPERM if arg0 & 0x30000 == 0x10000
-personality errno EPERM if arg0 & 0x30000 == 0x20000
 personality errno EPERM if arg0 & 0x60000 == 0x20000
-personality errno EPERM if arg0 & 0x60000 == 0x40000
 personality errno EPERM if arg0 & 0xc0000 == 0x40000
-personality errno EPERM if arg0 & 0xc0000 == 0x80000
 personality errno EPERM if arg0 & 0x180000 == 0x80000
-personality errno EPERM if arg0 & 0x180000 == 0x100000
 personality errno EPERM if arg0 & 0x300000 == 0x100000
-personality errno EPERM if arg0 & 0x300000 == 0x200000
 personality errno EPERM if arg0 & 0x600000 == 0x200000
-personality errno EPERM if arg0 & 0x600000 == 0x400000
 personality errno EPERM if arg0 & 0xc00000 == 0x400000
-personality errno EPERM if arg0 & 0xc00000 == 0x800000
 personality errno EPERM if arg0 & 0x1800000 == 0x800000
-personality errno EPERM if arg0 & 0x1800000 == 0x1000000
 personality errno EPERM if arg0 & 0x3000000 == 0x1000000
-personality errno EPERM if arg0 & 0x3000000 == 0x2000000
 personality errno EPERM if arg0 & 0x6000000 == 0x2000000
-personality errno EPERM if arg0 & 0x6000000 == 0x4000000
 personality errno EPERM if arg0 & 0xc000000 == 0x4000000
-personality errno EPERM if arg0 & 0xc000000 == 0x8000000
 personality errno EPERM if arg0 & 0x18000000 == 0x8000000
-personality errno EPERM if arg0 & 0x18000000 == 0x10000000
 personality errno EPERM if arg0 & 0x30000000 == 0x10000000
-personality errno EPERM if arg0 & 0x30000000 == 0x20000000
 personality errno EPERM if arg0 & 0x60000000 == 0x20000000
-personality errno EPERM if arg0 & 0x60000000 == 0x40000000
 personality errno EPERM if arg0 & 0xc0000000 == 0x40000000
-personality errno EPERM if arg0 & 0xc0000000 == 0x80000000
+personality errno EPERM if arg0 & 0x80000001 == 0x80000000

@@ -258,6 +258,44 @@ Test(seccomp_bpf, strict_is_an_allowlist)
 	nsb_bpf_free(&b);
 }
 
+/*
+ * The default profile's personality rules (one per bit, round the word):
+ * every low word but 0 and 0xffffffff refused, whatever the high word (the
+ * kernel reads an unsigned int).  Each single bit set and each single bit
+ * clear, each pair of bits, and values from a fixed generator.
+ */
+static uint32_t personality_expected(uint64_t v)
+{
+	uint32_t low = (uint32_t)v;
+
+	return low == 0 || low == 0xffffffffu ? ALLOW : ERRNO(EPERM);
+}
+
+Test(seccomp_bpf, default_personality_allows_only_per_linux_and_the_query)
+{
+	struct nsb_bpf b = load("default");
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned wrong = 0;
+
+	for (int i = 0; i < 32; i++)
+		for (int j = 0; j < 32; j++) {
+			uint64_t v = (1ull << i) | (1ull << j);
+			uint64_t vs[] = {v, ~v & 0xffffffffu, v | (0xabcdull << 32)};
+			for (size_t k = 0; k < ARRAY_SIZE(vs); k++)
+				wrong += call1(&b, SYS_personality, vs[k]) !=
+					 personality_expected(vs[k]);
+		}
+	for (int n = 0; n < 20000; n++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		wrong += call1(&b, SYS_personality, x) != personality_expected(x);
+	}
+	uint64_t edges[] = {0, 0xffffffffu, 0xffffffff00000000ull, ~0ull, 1ull << 32, 0x80000000u};
+	for (size_t k = 0; k < ARRAY_SIZE(edges); k++)
+		wrong += call1(&b, SYS_personality, edges[k]) != personality_expected(edges[k]);
+	cr_expect(eq(u32, wrong, 0));
+	nsb_bpf_free(&b);
+}
+
 /* ---- setuid bits, leases, SOCK_PACKET (issue 9) ------------------------ */
 
 #define NR_fchmodat2  452	/* not in every libc's headers yet */
