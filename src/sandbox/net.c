@@ -26,6 +26,7 @@
 #include "base/fmt.h"
 #include "base/util.h"
 #include "sandbox/net.h"
+#include "sandbox/setup_thread.h"
 
 #define LO_NAME "lo"
 
@@ -110,54 +111,28 @@ int nsb_net_lo_up(struct nsb_error *e)
 	}
 }
 
-/* The job itself: a new namespace for the calling thread, lo up, and, on
- * the thread (on_thread: told by who calls, never read from j, which the
- * main thread is still writing when the thread starts), an fd to it. */
-static void net_job(struct nsb_net_job *j, bool on_thread)
+int nsb_net_make(struct nsb_error *e)
 {
-	if (unshare(CLONE_NEWNET) < 0) {
-		j->err = nsb_error_set(&j->e, nsb_negerrno(), NSB_STAGE_NET,
-				       "create the network namespace");
+	if (unshare(CLONE_NEWNET) < 0)
+		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
+				     "create the network namespace");
+	return nsb_net_lo_up(e);
+}
+
+/* On the thread: the namespace, lo up, and an fd to it for init.  Through
+ * the caller's /proc, before the sandbox has its own: a thread may always
+ * read its own namespace links. */
+static void net_thread_job(void *arg)
+{
+	struct nsb_net_job *j = arg;
+
+	j->err = nsb_net_make(&j->e);
+	if (j->err < 0)
 		return;
-	}
-	j->err = nsb_net_lo_up(&j->e);
-	if (j->err < 0 || !on_thread)
-		return; /* inline: init is in it already */
-	/* Through the caller's /proc, before the sandbox has its own: a
-	 * thread may always read its own namespace links. */
 	j->fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (j->fd < 0)
 		j->err = nsb_error_set(&j->e, nsb_negerrno(), NSB_STAGE_NET,
 				       "open the new network namespace");
-}
-
-/*
- * The thread ends with the exit system call itself, not by returning into
- * glibc's thread teardown (__libc_thread_freeres: the resolver's, Sun RPC's
- * and the TLS's cleanups), which this thread has nothing for and which
- * would fault three 64 KiB windows of libc's text into init, each resident
- * for the whole run (base/fmt.h).  The kernel still clears the thread's
- * tid and wakes pthread_join (CLONE_CHILD_CLEARTID), which then frees the
- * thread's TLS; what stays is its malloc cache, a few hundred bytes for
- * init's life.  Sanitizers track a thread's end in that teardown: there,
- * it returns.
- */
-static void *net_thread(void *arg)
-{
-	net_job(arg, true);
-#if !defined(__SANITIZE_ADDRESS__)
-	syscall(SYS_exit, 0);
-#endif
-	return NULL;
-}
-
-/* Where the namespace's next pid comes from: ns_last_pid + 1. */
-static int set_last_pid(int fd, int last)
-{
-	char buf[16];
-	int n = nsb_format(buf, sizeof(buf), "%d", last);
-
-	return pwrite(fd, buf, (size_t)n, 0) == n ? 0 : nsb_negerrno();
 }
 
 /* The thread's stack: the job needs lo_up's buffer and libmnl, no more. */
@@ -165,58 +140,25 @@ static int set_last_pid(int fd, int last)
 
 void nsb_net_start(struct nsb_net_job *j, unsigned fds)
 {
-	pthread_attr_t attr;
-
-	*j = (struct nsb_net_job){.last_pid_fd = -1, .fd = -1};
-	/* The thread takes NSB_NET_THREAD_PID, never 2 (net.h). */
-	j->last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
-	if (j->last_pid_fd >= 0 && set_last_pid(j->last_pid_fd, NSB_NET_THREAD_PID - 1) == 0 &&
-	    pthread_attr_init(&attr) == 0) {
-		nsb_fd_table_reserve(j->last_pid_fd, fds);
-		/* A small stack without a guard page, and ours: glibc keeps
-		 * the stacks it makes in a cache after the join, where their
-		 * pages would stay init's for the whole run (16 KiB).  libmnl's
-		 * one allocation comes from the main arena: a thread arena of
-		 * its own would cost a 128 MiB reservation and four system
-		 * calls. */
-		mallopt(M_ARENA_MAX, 1);
-		j->stack = mmap(NULL, NET_STACK_SIZE, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-		if (j->stack == MAP_FAILED)
-			j->stack = NULL;
-		if (j->stack && pthread_attr_setstack(&attr, j->stack, NET_STACK_SIZE) == 0)
-			j->threaded = pthread_create(&j->thread, &attr, net_thread, j) == 0;
-		pthread_attr_destroy(&attr);
-		if (!j->threaded && j->stack) {
-			munmap(j->stack, NET_STACK_SIZE);
-			j->stack = NULL;
-		}
-	}
-	if (j->threaded)
+	*j = (struct nsb_net_job){.fd = -1};
+	if (nsb_setup_thread_start(&j->t, fds, NET_STACK_SIZE, net_thread_job, j))
 		return;
 	/* Inline: the next pid must still be 2. */
-	if (j->last_pid_fd >= 0) {
-		int r = set_last_pid(j->last_pid_fd, 1);
-		nsb_closep(&j->last_pid_fd);
-		if (r < 0) {
-			j->err = nsb_error_set(&j->e, r, NSB_STAGE_NET,
-					       "rewind the pid namespace's ns_last_pid");
-			return;
-		}
+	int r = nsb_setup_thread_rewind(&j->t);
+	if (r < 0) {
+		j->err = nsb_error_set(&j->e, r, NSB_STAGE_NET,
+				       "rewind the pid namespace's ns_last_pid");
+		return;
 	}
-	net_job(j, false);
+	j->err = nsb_net_make(&j->e); /* init is in it already */
 }
 
 int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
 {
 	int r = 0;
 
-	if (j->threaded) {
-		r = -pthread_join(j->thread, NULL);
-		j->threaded = false;
-		/* Joined: nothing runs on it any more. */
-		if (r == 0 && j->stack && munmap(j->stack, NET_STACK_SIZE) == 0)
-			j->stack = NULL;
+	if (j->t.threaded) {
+		r = nsb_setup_thread_join(&j->t);
 		if (r < 0)
 			r = nsb_error_set(e, r, NSB_STAGE_NET, "wait for the network thread");
 		else if (j->err < 0)
@@ -225,7 +167,7 @@ int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
 			/* never run the payload in the caller's namespace */
 			r = nsb_error_setx(e, -EPROTO, NSB_STAGE_NET,
 					   "the network thread made no namespace");
-		else if ((r = set_last_pid(j->last_pid_fd, 1)) < 0)
+		else if ((r = nsb_setup_thread_rewind(&j->t)) < 0)
 			r = nsb_error_set(e, r, NSB_STAGE_NET,
 					  "make pid 2 the payload's (ns_last_pid)");
 	} else if (j->err < 0) {
@@ -234,6 +176,6 @@ int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
 	if (r == 0 && j->fd >= 0 && setns(j->fd, CLONE_NEWNET) < 0)
 		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "enter the network namespace");
 	nsb_closep(&j->fd);
-	nsb_closep(&j->last_pid_fd);
+	nsb_setup_thread_rewind(&j->t); /* closes it, whatever came before */
 	return r;
 }

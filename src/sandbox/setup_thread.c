@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A setup thread of init with a pid that is never 2 (setup_thread.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/fmt.h"
+#include "base/util.h"
+#include "sandbox/setup_thread.h"
+
+/* Where the namespace's next pid comes from: ns_last_pid + 1. */
+static int set_last_pid(int fd, int last)
+{
+	char buf[16];
+	int n = nsb_format(buf, sizeof(buf), "%d", last);
+
+	return pwrite(fd, buf, (size_t)n, 0) == n ? 0 : nsb_negerrno();
+}
+
+/*
+ * The thread ends with the exit system call itself, not by returning into
+ * glibc's thread teardown (__libc_thread_freeres: the resolver's, Sun RPC's
+ * and the TLS's cleanups), which this thread has nothing for and which
+ * would fault three 64 KiB windows of libc's text into init, each resident
+ * for the whole run (base/fmt.h).  The kernel still clears the thread's
+ * tid and wakes pthread_join (CLONE_CHILD_CLEARTID), which then frees the
+ * thread's TLS; what stays is its malloc cache, a few hundred bytes for
+ * init's life.  Sanitizers track a thread's end in that teardown: there,
+ * it returns.
+ */
+static void *setup_thread(void *arg)
+{
+	const struct nsb_setup_thread *t = arg;
+
+	t->fn(t->arg);
+#if !defined(__SANITIZE_ADDRESS__)
+	syscall(SYS_exit, 0);
+#endif
+	return NULL;
+}
+
+bool nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t stack_size,
+			    void (*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+
+	*t = (struct nsb_setup_thread){
+		.last_pid_fd = -1, .stack_size = stack_size, .fn = fn, .arg = arg};
+	/* The thread takes NSB_SETUP_THREAD_PID, never 2. */
+	t->last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	if (t->last_pid_fd < 0)
+		return false;
+	if (set_last_pid(t->last_pid_fd, NSB_SETUP_THREAD_PID - 1) == 0 &&
+	    pthread_attr_init(&attr) == 0) {
+		nsb_fd_table_reserve(t->last_pid_fd, fds);
+		/* A stack without a guard page, and ours: glibc keeps the
+		 * stacks it makes in a cache after the join, where their
+		 * pages would stay init's for the whole run (16 KiB).  The
+		 * thread's allocations come from the main arena: a thread
+		 * arena of its own would cost a 128 MiB reservation and four
+		 * system calls. */
+		mallopt(M_ARENA_MAX, 1);
+		t->stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		if (t->stack == MAP_FAILED)
+			t->stack = NULL;
+		if (t->stack && pthread_attr_setstack(&attr, t->stack, stack_size) == 0)
+			t->threaded = pthread_create(&t->thread, &attr, setup_thread, t) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (t->threaded)
+		return true;
+	if (t->stack)
+		munmap(t->stack, stack_size);
+	t->stack = NULL;
+	/* The caller rewinds ns_last_pid (the next pid must still be 2)
+	 * and reports it if that fails. */
+	return false;
+}
+
+int nsb_setup_thread_rewind(struct nsb_setup_thread *t)
+{
+	int r = 0;
+
+	if (t->last_pid_fd >= 0) {
+		r = set_last_pid(t->last_pid_fd, 1);
+		nsb_closep(&t->last_pid_fd);
+	}
+	return r;
+}
+
+int nsb_setup_thread_join(struct nsb_setup_thread *t)
+{
+	int r = 0;
+
+	if (t->threaded) {
+		r = -pthread_join(t->thread, NULL);
+		t->threaded = false;
+		/* Joined: nothing runs on it any more. */
+		if (r == 0 && t->stack && munmap(t->stack, t->stack_size) == 0)
+			t->stack = NULL;
+	}
+	return r;
+}
