@@ -250,8 +250,8 @@ static void mount_job(void *arg)
  * path meanwhile but /proc/self/status, its own wherever it is read.
  *
  * Not with a pty (its master must reach the supervisor before the
- * listener, and it needs the sandbox's devpts) nor when the network is
- * shared.  The mounts' error, if any, is the one reported, as in order.
+ * listener, and it needs the sandbox's devpts), when the network is
+ * shared, nor under --pids 2 in a cgroup (nsb_init_build).  The mounts' error, if any, is the one reported, as in order.
  * Returns 1 when done, 0 when no thread could be had (nothing done: the
  * caller builds in order), or -errno.
  */
@@ -296,7 +296,12 @@ int nsb_init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *
 	const struct nsb_plan *p = a->plan;
 	int r;
 
-	if (p->isolation != NSB_ISO_LANDLOCK && !p->share_net && !a->stdio->pty) {
+	/* Under a cgroup pids.max of 2 (init and the command) the thread
+	 * would hold the command's place until the kernel has released it,
+	 * which the join does not wait for: such a run builds in order. */
+	bool pids_room = !(p->limits.pids_via == NSB_VIA_CGROUP && p->limits.pids < 3);
+
+	if (p->isolation != NSB_ISO_LANDLOCK && !p->share_net && !a->stdio->pty && pids_room) {
 		r = build_beside(a, e);
 		if (r != 0)
 			return r < 0 ? r : 0;

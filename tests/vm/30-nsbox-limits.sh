@@ -87,6 +87,27 @@ t_pids() {
 	verdict "$who-nsbox-pids" "$why" "forked=$forked pids_peak=$peak"
 }
 
+# --pids 2, the documented smallest: init and the command, nothing more.
+# init's setup thread (the mounts, sandbox/init_build.c) counts while it
+# lives, so it must be gone, not merely joined, before the command is
+# forked: 20 runs in a row, each must start the command.
+t_pids_min() {
+	who=$1
+	why=
+	i=0
+	while [ $i -lt 20 ]; do
+		run "$who" --pids 2 -- true
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			why="$why run$i:exit=$rc"
+			break
+		fi
+		i=$((i + 1))
+	done
+	has '"pids":{"max":2,"via":"cgroup","default":false' || why="$why pids.via"
+	verdict "$who-nsbox-pids-min" "$why" "$i runs with --pids 2"
+}
+
 t_cpu() {
 	who=$1
 	why=
@@ -231,6 +252,7 @@ t_pids_default() {
 for who in root user; do
 	t_oom "$who"
 	t_pids "$who"
+	t_pids_min "$who"
 	t_pids_default "$who"
 	t_cpu "$who"
 	t_timeout "$who"
