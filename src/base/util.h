@@ -31,12 +31,6 @@ int nsb_parse_size(const char *s, uint64_t max, uint64_t *ret);
 long nsb_strtol10(const char *s, char **end);
 unsigned long long nsb_strtoull10(const char *s, char **end);
 
-/*
- * <ctype.h> and the strcase functions in the C locale (nsbox never sets
- * another), on ASCII alone: the C library's read its locale tables, a
- * 64 KiB window of libc's constants that a launch would keep resident for
- * nothing else (base/fmt.h).
- */
 /* The next string of a list written as one string, each entry ended by its
  * NUL and the list by an empty entry ("a\0b\0"): such a constant table
  * holds no pointer, so it needs no relocation (base/macro.h, NSB_FITS0).
@@ -48,6 +42,12 @@ static inline const char *nsb_strs_next(const char *s)
 	return s + 1;
 }
 
+/*
+ * <ctype.h> and the strcase functions in the C locale (nsbox never sets
+ * another), on ASCII alone: the C library's read its locale tables, a
+ * 64 KiB window of libc's constants that a launch would keep resident for
+ * nothing else (base/fmt.h).
+ */
 static inline int nsb_isdigit(int c)
 {
 	return c >= '0' && c <= '9';

@@ -112,9 +112,8 @@ static void verdict_keep(struct nsb_front *f, const struct nsb_gate_verdict *v)
 	struct nsb_gate_verdict *k = &f->verdict;
 
 	memcpy(k, v, offsetof(struct nsb_gate_verdict, token));
-	if (texts || f->verdict_texts) {
+	if (texts || f->verdict_texts)
 		nsb_gate_verdict_copy_texts(k, v);
-	}
 	f->verdict_texts = texts;
 }
 

@@ -122,5 +122,6 @@ bool nsb_gate_name_denied(const struct nsb_gate_policy *p, const char *name);
 /* The shell.metachar mode in force: "off", "strict" or "syntax". */
 const char *nsb_gate_metachar_mode(const struct nsb_gate_policy *p);
 
-/* The names of the default deny list, NULL-terminated (for docs and tests). */
-extern const char nsb_gate_default_deny[]; /* name after name (nsb_strs_next) */
+/* The names of the default deny list, name after name (nsb_strs_next), for
+ * docs and tests. */
+extern const char nsb_gate_default_deny[];

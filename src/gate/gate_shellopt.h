@@ -30,8 +30,8 @@ struct nsb_shellopt {
 	char *match; /* a glob (fnmatch extglob, case-insensitive), @sed, @stdin, @value; NULL: any */
 };
 
-/* The built-in rows as policy lines (without the directive word), NULL-terminated. */
-/* Row after row, each ended by its NUL, the last by two (nsb_strs_next). */
+/* The built-in rows as policy lines (without the directive word), row after
+ * row (nsb_strs_next). */
 extern const char nsb_gate_shellopt_builtin[];
 
 /*

@@ -105,5 +105,5 @@ void nsb_gate_tables_print(FILE *out, const struct nsb_gate_policy *p);
 
 const struct nsb_wrapper *nsb_gate_find_wrapper(const struct nsb_gate_policy *p, const char *name);
 
-/* The built-in table's lines, NULL-terminated (gate_builtin.c). */
-extern const char nsb_gate_builtin_tables[]; /* line after line (nsb_strs_next) */
+/* The built-in table's lines, line after line (nsb_strs_next; gate_builtin.c). */
+extern const char nsb_gate_builtin_tables[];

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* init: run by pid 1 of the sandbox from clone until it exits: attach, hide, build, lock down, start the payload, wait. */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -15,17 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sandbox/caps.h"
 #include "sandbox/idmap.h"
-#include "sandbox/landlock.h"
 #include "base/exitcode.h"
 #include "base/trim.h"
-#include "base/fdpass.h"
 #include "base/reap.h"
 #include "sandbox/init.h"
 #include "sandbox/init_build.h"
-#include "sandbox/mount.h"
-#include "sandbox/net.h"
 #include "sandbox/payload.h"
 #include "sandbox/scrub.h"
 #include "seccomp/filter.h"

@@ -262,13 +262,12 @@ static int build_beside(const struct nsb_init_args *a, struct nsb_error *e)
 	struct mount_job mj = {.a = a};
 	int r, rj;
 
-	if (!nsb_setup_thread_start(&t, (unsigned)p->n_ops + NSB_INIT_SPARE_FDS, MOUNT_STACK_SIZE,
-				    mount_job, &mj)) {
-		r = nsb_setup_thread_rewind(&t);
+	r = nsb_setup_thread_start(&t, (unsigned)p->n_ops + NSB_INIT_SPARE_FDS, MOUNT_STACK_SIZE,
+				   mount_job, &mj);
+	if (r <= 0)
 		return r < 0 ? nsb_error_set(e, r, NSB_STAGE_NET,
 					     "rewind the pid namespace's ns_last_pid")
 			     : 0;
-	}
 	/* The thread has its pid: the next one is the payload's. */
 	r = nsb_setup_thread_rewind(&t);
 	if (r < 0)

@@ -6,16 +6,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <net/if.h> /* IFF_UP */
 #include <sched.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,7 +18,6 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "base/fmt.h"
 #include "base/util.h"
 #include "sandbox/net.h"
 #include "sandbox/setup_thread.h"
@@ -141,10 +135,9 @@ static void net_thread_job(void *arg)
 void nsb_net_start(struct nsb_net_job *j, unsigned fds)
 {
 	*j = (struct nsb_net_job){.fd = -1};
-	if (nsb_setup_thread_start(&j->t, fds, NET_STACK_SIZE, net_thread_job, j))
+	int r = nsb_setup_thread_start(&j->t, fds, NET_STACK_SIZE, net_thread_job, j);
+	if (r > 0)
 		return;
-	/* Inline: the next pid must still be 2. */
-	int r = nsb_setup_thread_rewind(&j->t);
 	if (r < 0) {
 		j->err = nsb_error_set(&j->e, r, NSB_STAGE_NET,
 				       "rewind the pid namespace's ns_last_pid");

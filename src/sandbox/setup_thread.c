@@ -42,8 +42,8 @@ static void *setup_thread(void *arg)
 	return NULL;
 }
 
-bool nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t stack_size,
-			    void (*fn)(void *), void *arg)
+int nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t stack_size,
+			   void (*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
 
@@ -52,7 +52,7 @@ bool nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t sta
 	/* The thread takes NSB_SETUP_THREAD_PID, never 2. */
 	t->last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
 	if (t->last_pid_fd < 0)
-		return false;
+		return 0;
 	if (set_last_pid(t->last_pid_fd, NSB_SETUP_THREAD_PID - 1) == 0 &&
 	    pthread_attr_init(&attr) == 0) {
 		nsb_fd_table_reserve(t->last_pid_fd, fds);
@@ -72,13 +72,12 @@ bool nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t sta
 		pthread_attr_destroy(&attr);
 	}
 	if (t->threaded)
-		return true;
+		return 1;
 	if (t->stack)
 		munmap(t->stack, stack_size);
 	t->stack = NULL;
-	/* The caller rewinds ns_last_pid (the next pid must still be 2)
-	 * and reports it if that fails. */
-	return false;
+	/* The next pid must still be 2. */
+	return nsb_setup_thread_rewind(t);
 }
 
 int nsb_setup_thread_rewind(struct nsb_setup_thread *t)

@@ -34,10 +34,10 @@ struct nsb_setup_thread {
 };
 
 /*
- * Run fn(arg) on a new thread with a stack of stack_size bytes.  Returns
- * true when it runs; false when no thread could be had: nothing started,
- * and the caller rewinds ns_last_pid (nsb_setup_thread_rewind) before it
- * runs the job inline.
+ * Run fn(arg) on a new thread with a stack of stack_size bytes.  Returns 1
+ * when it runs; 0 when no thread could be had (nothing started, ns_last_pid
+ * back where the next pid is 2: the caller runs the job inline); -errno
+ * when ns_last_pid could not be put back (the run must fail).
  *
  * fds is how many descriptors init may hold at once while the thread runs
  * (the mounts open every bind's tree before attaching any).  The table of
@@ -47,8 +47,8 @@ struct nsb_setup_thread {
  * subprocess, which closes every descriptor above 2 before exec, hands
  * nsbox the smallest table (64), so the mounts used to grow it.
  */
-bool nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t stack_size,
-			    void (*fn)(void *), void *arg);
+int nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t stack_size,
+			   void (*fn)(void *), void *arg);
 
 /* ns_last_pid back to 1, so that the next process made is pid 2; needs
  * CAP_SYS_ADMIN over the PID namespace.  Once; 0 or -errno. */
