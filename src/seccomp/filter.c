@@ -189,7 +189,8 @@ static int export_to_memory(scmp_filter_ctx ctx, struct sock_filter **ret, size_
 	return 0;
 }
 
-int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e)
+static int compile(const struct nsb_profile *p, bool optimize, struct nsb_bpf *ret,
+		   struct nsb_error *e)
 {
 	/*
 	 * Only the native arch is in the filter, so anything else (the i386
@@ -248,6 +249,15 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 	r = export_to_memory(ctx, &b.insns, &b.n_insns, e);
 	if (r < 0)
 		return r;
+	if (optimize) {
+		r = nsb_bpf_optimize(b.insns, b.n_insns);
+		if (r < 0) {
+			free(b.insns);
+			return nsb_error_set(e, r, NSB_STAGE_PROFILE,
+					     "shorten the compiled filter");
+		}
+		b.n_insns = (size_t)r;
+	}
 	b.notify = mark_notify(b.insns, b.n_insns) > 0;
 	nsb_sha256_hex(b.insns, b.n_insns * sizeof(*b.insns), b.sha256);
 	nsb_action_format(&p->default_action, b.default_action, sizeof(b.default_action));
@@ -257,6 +267,17 @@ int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct
 	}
 	*ret = b;
 	return 0;
+}
+
+int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e)
+{
+	return compile(p, true, ret, e);
+}
+
+int nsb_seccomp_compile_unshortened(const struct nsb_profile *p, struct nsb_bpf *ret,
+				    struct nsb_error *e)
+{
+	return compile(p, false, ret, e);
 }
 
 /* ---- installing -------------------------------------------------------- */

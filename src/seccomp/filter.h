@@ -75,8 +75,14 @@ struct nsb_bpf {
 uint32_t nsb_seccomp_arch(void);
 
 /* Compile a parsed profile for the native architecture into ret (which the
- * caller releases with nsb_bpf_free).  profile is left NULL. */
+ * caller releases with nsb_bpf_free): libseccomp's program, shortened by
+ * nsb_bpf_optimize().  profile is left NULL. */
 int nsb_seccomp_compile(const struct nsb_profile *p, struct nsb_bpf *ret, struct nsb_error *e);
+
+/* The same without nsb_bpf_optimize(): libseccomp's program as it exports
+ * it (the tests compare the two). */
+int nsb_seccomp_compile_unshortened(const struct nsb_profile *p, struct nsb_bpf *ret,
+				    struct nsb_error *e);
 
 /* find + load + compile; "none" gives a bpf with none set and no program. */
 int nsb_seccomp_load(const char *name_or_path, struct nsb_bpf *ret, struct nsb_error *e);
@@ -165,6 +171,22 @@ bool nsb_seccomp_allows(const struct nsb_bpf *b, const struct seccomp_data *d);
 /* Whether those programs allow the native syscall @nr whatever its
  * arguments: each answers ALLOW without reading them.  Pure. */
 bool nsb_seccomp_allows_any_args(const struct nsb_bpf *b, int nr);
+
+/*
+ * Whether insns[n] is a seccomp program the kernel's checker would take, in
+ * the instructions nsb_bpf_optimize() knows: loads from seccomp_data, the
+ * scratch words and immediates, ALU, forward jumps that land inside, tax,
+ * txa, and a return last.  Pure.
+ */
+bool nsb_bpf_valid(const struct sock_filter *insns, size_t n);
+
+/*
+ * Rewrite insns[n] in place into a program that answers every seccomp_data
+ * as the input does, in as many instructions or fewer (bpf_opt.c: which
+ * rewrites, and why they keep the answers); returns the new length, or
+ * -ENOMEM.  A program nsb_bpf_valid() refuses is left as it is.  Pure.
+ */
+int nsb_bpf_optimize(struct sock_filter *insns, size_t n);
 
 /* Write the raw program (struct sock_filter array, host byte order, as
  * `bwrap --seccomp FD` reads it) to fd.  -EINVAL for a none bpf. */
