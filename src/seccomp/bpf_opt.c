@@ -30,9 +30,9 @@
  * (whether A is read).  Removing instructions only shortens jumps; threading
  * is done only where the jump still fits its 8 bits before removal.
  *
- * The result is checked as the kernel would check it before it replaces the
- * input; tests/unit/test_bpf_opt.c compares the answers of both programs on
- * the shipped profiles and on generated programs.
+ * The result's shape is checked again (nsb_bpf_valid) before it replaces
+ * the input; tests/unit/test_bpf_opt.c compares the answers of both programs
+ * on the shipped and fixture profiles and on generated programs.
  */
 #include <errno.h>
 #include <stdbool.h>

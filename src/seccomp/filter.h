@@ -173,10 +173,12 @@ bool nsb_seccomp_allows(const struct nsb_bpf *b, const struct seccomp_data *d);
 bool nsb_seccomp_allows_any_args(const struct nsb_bpf *b, int nr);
 
 /*
- * Whether insns[n] is a seccomp program the kernel's checker would take, in
- * the instructions nsb_bpf_optimize() knows: loads from seccomp_data, the
- * scratch words and immediates, ALU, forward jumps that land inside, tax,
- * txa, and a return last.  Pure.
+ * Whether insns[n] has the shape the kernel's seccomp checker asks for, in
+ * the instructions nsb_bpf_optimize() knows: aligned loads from inside
+ * seccomp_data, the scratch words and immediates, ALU without a division by
+ * a zero constant, forward jumps that land inside, tax, txa, and a return
+ * last (not the checker's rule that a scratch word is written before it is
+ * read, which no rewrite can break).  Pure.
  */
 bool nsb_bpf_valid(const struct sock_filter *insns, size_t n);
 
