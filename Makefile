@@ -431,13 +431,16 @@ VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
 # test_overlay: the change-set walker, commit and export open every path with
 # openat2 too.  test_notify: compiling a kill rule makes libseccomp ask the
 # kernel which actions exist (seccomp(2)), which memcheck does not pass on.
+# test_bpf_opt compiles every fixture profile with libseccomp, kill rules
+# among them, for the same reason (make asan runs it).
 # test_trim checks the kernel's Rss of the binary's text and of [stack]:
 # under memcheck the code that runs is memcheck's translation and the
 # client's stack is not the kernel's [stack] mapping, so those counts say
 # nothing there (make asan runs it).
 VALGRIND_SKIP := test_cli test_gate test_gate_interp test_gate_paths2 test_gate_exec2 \
 	test_util test_profile test_plan \
-	test_seccomp test_sys_kernel test_result test_protect test_overlay test_notify test_trim
+	test_seccomp test_sys_kernel test_result test_protect test_overlay test_notify test_trim \
+	test_bpf_opt
 VALGRIND_UNIT_BINS ?= $(filter-out $(addprefix $(BUILD)/tests/unit/,$(VALGRIND_SKIP)),$(UNIT_BINS))
 REPLAY_BINS := $(addprefix $(BUILD)/replay/,$(FUZZ_TARGETS))
 

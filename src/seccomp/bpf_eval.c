@@ -49,18 +49,11 @@ _waiting_ static uint32_t alu(uint16_t op, uint32_t a, uint32_t x, bool *bad)
 
 static bool jump_taken(uint16_t op, uint32_t a, uint32_t v, bool *bad)
 {
-	switch (op) {
-	case BPF_JEQ:
-		return a == v;
-	case BPF_JGT:
-		return a > v;
-	case BPF_JGE:
-		return a >= v;
-	case BPF_JSET:
-		return (a & v) != 0;
-	}
-	*bad = true;
-	return false;
+	bool taken = false;
+
+	if (!nsb_bpf_compare(op, a, v, &taken))
+		*bad = true;
+	return taken;
 }
 
 _waiting_ uint32_t nsb_bpf_eval_args(const struct sock_filter *insns, size_t n,

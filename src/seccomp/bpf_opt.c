@@ -300,23 +300,8 @@ static bool decided(const struct sock_filter *f, struct aval a, bool *taken)
 
 	if (BPF_SRC(f->code) != BPF_K)
 		return false;
-	if (a.kind == AV_CONST) {
-		switch (BPF_OP(f->code)) {
-		case BPF_JEQ:
-			*taken = a.k == k;
-			return true;
-		case BPF_JGT:
-			*taken = a.k > k;
-			return true;
-		case BPF_JGE:
-			*taken = a.k >= k;
-			return true;
-		case BPF_JSET:
-			*taken = (a.k & k) != 0;
-			return true;
-		}
-		return false;
-	}
+	if (a.kind == AV_CONST)
+		return nsb_bpf_compare(BPF_OP(f->code), a.k, k, taken);
 	/* A == word & m: no bit outside m, and never more than m. */
 	if (a.kind == AV_MASKED) {
 		*taken = false;

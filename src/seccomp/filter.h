@@ -148,6 +148,31 @@ void nsb_seccomp_keep_handoff(struct nsb_bpf *b);
 size_t nsb_seccomp_unnotify(struct sock_filter *insns, size_t n);
 
 /*
+ * The outcome of a classic BPF comparison (BPF_JEQ, BPF_JGT, BPF_JGE,
+ * BPF_JSET) of a with k, into *taken; false for any other operation.  The
+ * interpreter, the unmapped-ids join and the shortening pass all decide a
+ * jump with it.  Pure.
+ */
+static inline bool nsb_bpf_compare(uint16_t op, uint32_t a, uint32_t k, bool *taken)
+{
+	switch (op) {
+	case BPF_JEQ:
+		*taken = a == k;
+		return true;
+	case BPF_JGT:
+		*taken = a > k;
+		return true;
+	case BPF_JGE:
+		*taken = a >= k;
+		return true;
+	case BPF_JSET:
+		*taken = (a & k) != 0;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Run the classic BPF program insns[n] on d, as the kernel would (for the
  * supervisor: which errno a notified call stands for).  A malformed program
  * answers SECCOMP_RET_KILL_PROCESS.  Pure.

@@ -274,25 +274,6 @@ static struct abs_val abs_alu(uint16_t op, struct abs_val a, struct abs_val b)
 	return (struct abs_val){false, 0}; /* division and the rest: not worth knowing */
 }
 
-static bool abs_cond(uint16_t op, uint32_t a, uint32_t b, bool *ret)
-{
-	switch (op) {
-	case BPF_JEQ:
-		*ret = a == b;
-		return true;
-	case BPF_JGT:
-		*ret = a > b;
-		return true;
-	case BPF_JGE:
-		*ret = a >= b;
-		return true;
-	case BPF_JSET:
-		*ret = (a & b) != 0;
-		return true;
-	}
-	return false;
-}
-
 /*
  * The profile's answer to syscall nr of the native arch whatever its
  * arguments, into *ret; -EAGAIN when it depends on more than the number.
@@ -358,7 +339,7 @@ static int answer_by_number(const struct sock_filter *insns, size_t n, uint32_t 
 			continue;
 		}
 		if (BPF_CLASS(f->code) != BPF_JMP || !a.known || !src.known ||
-		    !abs_cond(BPF_OP(f->code), a.v, src.v, &taken))
+		    !nsb_bpf_compare(BPF_OP(f->code), a.v, src.v, &taken))
 			return -EAGAIN;
 		pc += taken ? f->jt : f->jf;
 	}
