@@ -486,18 +486,24 @@ static int compact(struct opt *o)
 	return 0;
 }
 
-/* One round of every pass, each on a fresh analysis; whether any changed
- * something. */
+/*
+ * One round of every pass; whether any changed something.  fold, jset and
+ * reload share an analysis: fold only makes comparisons unconditional and
+ * jset only turns a masked word that nothing reads into the word, so what
+ * the analysis says A holds stays true, or less is known than is true,
+ * which only leaves a reload for the next round.  dead needs whether A is
+ * read as it is after reload (a dropped reload makes the load before it
+ * live), and thread reads only the program and what is reached.
+ */
 static int round_of_passes(struct opt *o, bool *changed)
 {
-	bool (*const passes[])(struct opt *) = {pass_fold, pass_jset, pass_reload, pass_dead,
-						pass_thread};
-
-	*changed = false;
-	for (size_t k = 0; k < sizeof(passes) / sizeof(passes[0]); k++) {
-		analyse(o);
-		*changed |= passes[k](o);
-	}
+	analyse(o);
+	*changed = pass_fold(o);
+	*changed |= pass_jset(o);
+	*changed |= pass_reload(o);
+	analyse(o);
+	*changed |= pass_dead(o);
+	*changed |= pass_thread(o);
 	analyse_forward(o);
 	size_t before = o->n;
 	int r = compact(o);
