@@ -246,8 +246,10 @@ static void mount_job(void *arg)
  * with the capabilities init had when it made the thread, while init does
  * the rest and locks itself down; init then waits for the thread and forks
  * the payload, which inherits init's filter and namespaces and the mount
- * table and root the thread made (threads share them).  init touches no
- * path meanwhile but /proc/self/status, its own wherever it is read.
+ * table and root the thread made (threads share them).  Under a profile
+ * that does not let every futex call through, init locks down after the
+ * wait instead, which may be a futex call.  init touches no path meanwhile
+ * but /proc/self/status, its own wherever it is read.
  *
  * Not with a pty (its master must reach the supervisor before the
  * listener, and it needs the sandbox's devpts), when the network is
@@ -260,6 +262,9 @@ static int build_beside(const struct nsb_init_args *a, struct nsb_error *e)
 	const struct nsb_plan *p = a->plan;
 	struct nsb_setup_thread t;
 	struct mount_job mj = {.a = a};
+	/* pthread_join may wait in futex: a profile that does not let every
+	 * futex call through goes on after the join (filter.h). */
+	bool lock_after = p->seccomp && p->seccomp->futex_refused;
 	int r, rj;
 
 	r = nsb_setup_thread_start(&t, (unsigned)p->n_ops + NSB_INIT_SPARE_FDS, MOUNT_STACK_SIZE,
@@ -279,7 +284,7 @@ static int build_beside(const struct nsb_init_args *a, struct nsb_error *e)
 	if (r == 0 && sethostname(p->hostname, strlen(p->hostname)) < 0)
 		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_HOSTNAME, "set hostname '%s'",
 				  p->hostname);
-	if (r == 0)
+	if (r == 0 && !lock_after)
 		r = init_lock_down(a, -1, e);
 	rj = nsb_setup_thread_join(&t);
 	close_mount_fds(a);
@@ -287,6 +292,8 @@ static int build_beside(const struct nsb_init_args *a, struct nsb_error *e)
 		return nsb_error_set(e, rj, NSB_STAGE_MOUNT, "wait for the mount thread");
 	if (mj.err < 0)
 		return (*e = mj.e, mj.err);
+	if (r == 0 && lock_after)
+		r = init_lock_down(a, -1, e);
 	return r < 0 ? r : 1;
 }
 

@@ -193,6 +193,40 @@ NSB_ITEST(violations, a_kill_rule_ends_with_sigsys_and_reason_seccomp)
 	itest_run_close(&r);
 }
 
+/*
+ * A profile written for a command that needs no futex: refused or killed,
+ * it is the command's, never init's (whose wait for its mount thread may
+ * be a futex call: init locks down after it under such a profile).  Each
+ * run is repeated: the wait met the filter only when the thread was not
+ * done yet, which was most runs.
+ */
+NSB_ITEST(violations, a_profile_refusing_futex_is_met_by_the_command_only)
+{
+	struct itest_run r;
+
+	itest_write(&itest_cur, "nofutex.profile", "default allow\nfutex errno EPERM\n");
+	itest_write(&itest_cur, "killfutex.profile", "default allow\nfutex kill\n");
+	for (int i = 0; i < 5; i++) {
+		ITEST_RUN(&r, "--seccomp", itest_path(&itest_cur, "nofutex.profile"), "--",
+			  "./probe", "refuse-futex", "3");
+		ITEST_ASSERT_EXIT(&r, 0);
+		ITEST_EXPECT_CONTAINS(&r, r.out, "futex EPERM 3\n");
+		/* The command's three calls and no other: init made none. */
+		expect_entry(&r, "futex", 3, 2);
+		itest_run_close(&r);
+
+		ITEST_RUN(&r, "--seccomp", itest_path(&itest_cur, "killfutex.profile"), "--",
+			  "./probe", "exit", "0");
+		ITEST_ASSERT_EXIT(&r, 0);
+		itest_run_close(&r);
+	}
+	ITEST_RUN(&r, "--seccomp", itest_path(&itest_cur, "killfutex.profile"), "--", "./probe",
+		  "refuse-futex", "1");
+	ITEST_EXPECT_EXIT(&r, 128 + 31);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "reason"), "seccomp");
+	itest_run_close(&r);
+}
+
 NSB_ITEST(violations, quiet_rules_are_refused_but_not_reported)
 {
 	struct itest_run r;

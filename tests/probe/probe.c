@@ -880,7 +880,7 @@ static int usage(void)
 		"       probe mountopts PATH | cat PATH | connect IP PORT | exit N | kill SIG\n"
 		"       probe sleep SECS | spawn-bg FILE [SECS] | heartbeat FILE | fork N\n"
 		"       probe devattrs PATH | masked PATH... | masked-userns PATH... | cmdline PID\n"
-		"       probe refuse N | refuse-threads T N | refuse-procs P N | refuse-exit T\n"
+		"       probe refuse N | refuse-threads T N | refuse-procs P N | refuse-exit T | refuse-futex N\n"
 		"       probe personality HEX\n"
 		"       probe socket inet|inet6|unix|netlink|packet | signal PID\n");
 	return EXIT_USAGE;

@@ -8,9 +8,11 @@
  *   refuse-threads T N  T threads, each calling keyctl N times
  *   refuse-procs P N    P processes, each calling ptrace N times
  *   refuse-exit T       T threads calling keyctl without end; exit 7 after 100 ms
+ *   refuse-futex N      futex(FUTEX_WAKE) of a word of its own, N times
  *   personality X       personality(X) once (hexadecimal X)
  */
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -135,6 +137,18 @@ int nsb_probe_refuse(int argc, char **argv)
 		return refuse_procs(a1, a2);
 	if (!strcmp(cmd, "refuse-exit"))
 		return refuse_exit(a1);
+	if (!strcmp(cmd, "refuse-futex")) {
+		static int word;
+		long eperm = 0;
+		for (long i = 0; i < a1; i++) {
+			errno = 0;
+			if (syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0 &&
+			    errno == EPERM)
+				eperm++;
+		}
+		printf("futex EPERM %ld\n", eperm);
+		return 0;
+	}
 	if (!strcmp(cmd, "personality")) {
 		errno = 0;
 		long r = syscall(SYS_personality, strtoul(argc > 1 ? argv[1] : "0", NULL, 16));

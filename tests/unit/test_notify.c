@@ -281,3 +281,47 @@ Test(notify, a_profile_refusing_the_handoff_is_installed_plain)
 	cr_expect(not(b.handoff_refused));
 	nsb_bpf_free(&b);
 }
+
+/* futex_refused: set unless every futex call passes, whatever its
+ * arguments; the built-in profiles let them all through. */
+Test(notify, futex_refused_unless_every_futex_call_passes)
+{
+	static const struct {
+		const char *text;
+		bool refused;
+	} cases[] = {
+		{"default allow\n", false},
+		{"default errno EPERM\nfutex allow\n", false},
+		{"default allow\nfutex log\n", false},
+		{"default allow\nfutex errno EPERM\n", true},
+		{"default allow\nfutex errno EPERM quiet\n", true},
+		{"default allow\nfutex kill\n", true},
+		{"default allow\nfutex errno EPERM if arg1 == 9\n", true},
+		{"default errno EPERM\nread allow\n", true},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nsb_profile *p = NULL;
+		struct nsb_error e = {0};
+		struct nsb_bpf b = {0};
+
+		cr_assert(eq(int, parse_text(cases[i].text, &p, &e), 0), "%s", e.message);
+		cr_assert(eq(int, nsb_seccomp_compile(p, &b, &e), 0), "%s", e.message);
+		nsb_seccomp_keep_handoff(&b);
+		nsb_seccomp_mark_futex(&b);
+		cr_expect(eq(int, b.futex_refused, cases[i].refused), "%s", cases[i].text);
+		nsb_bpf_free(&b);
+		nsb_profile_free(p);
+	}
+	static const char *const builtin[] = {"default", "strict"};
+	for (size_t i = 0; i < 2; i++) {
+		struct nsb_bpf b = load(builtin[i]);
+		nsb_seccomp_keep_handoff(&b);
+		nsb_seccomp_mark_futex(&b);
+		cr_expect(not(b.futex_refused), "%s", builtin[i]);
+		nsb_bpf_free(&b);
+	}
+	struct nsb_bpf none = {.none = true};
+	nsb_seccomp_mark_futex(&none);
+	cr_expect(not(none.futex_refused));
+}
