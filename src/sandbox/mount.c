@@ -104,7 +104,21 @@ static int attach_at(struct mount_ctx *c, int tree_fd, const char *dest, bool is
 		if (errno != EEXIST)
 			return mnt_mount_err(e, nsb_negerrno(), "create mount point", dest);
 	}
-	int dfd = nsb_dest_open(&c->walk, dest, is_dir, created, e);
+	/* The same, one level down, in the directory of the previous
+	 * destination (binds side by side): no fd either, or the one of a
+	 * directory that is there already. */
+	int dfd = -1;
+	const char *name = NULL;
+	int kept = is_dir ? nsb_dest_in_kept(&c->walk, dest, &dfd, &name) : 0;
+	if (kept == 1) {
+		if (created)
+			*created = true;
+		if (move_mount(tree_fd, "", dfd, name, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			return mnt_mount_err(e, nsb_negerrno(), "attach mount at", dest);
+		return 0;
+	}
+	if (kept == 0)
+		dfd = nsb_dest_open(&c->walk, dest, is_dir, created, e);
 	if (dfd < 0)
 		return dfd;
 	if (move_mount(tree_fd, "", dfd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) <

@@ -211,6 +211,34 @@ int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, bool *
 	return fd < 0 ? make_dest(w->root_fd, dest, 0, is_dir, NULL, NULL, created, e) : fd;
 }
 
+int nsb_dest_in_kept(struct nsb_dest_walk *w, const char *dest, int *ret_fd, const char **ret_name)
+{
+	const char *slash = strrchr(dest, '/');
+	size_t len = slash ? (size_t)(slash - dest) : 0;
+	int fd;
+
+	if (w->dir_fd < 0 || len == 0 || !slash[1] || strncmp(w->dir, dest, len) != 0 ||
+	    w->dir[len] != '\0')
+		return 0;
+	/* As open_or_create does for a directory, without an fd when mkdir
+	 * made it: mkdir never follows a link and fails on anything already
+	 * there ("." and ".." included), which O_DIRECTORY then opens only if
+	 * it is a directory.  Anything else is the walk's, and its message. */
+	if (mkdirat(w->dir_fd, slash + 1, 0755) == 0) {
+		*ret_fd = w->dir_fd;
+		*ret_name = slash + 1;
+		return 1;
+	}
+	if (errno != EEXIST)
+		return 0;
+	fd = openat_beneath(w->dir_fd, slash + 1, O_PATH | O_NOFOLLOW | O_DIRECTORY);
+	if (fd < 0)
+		return 0;
+	*ret_fd = fd;
+	*ret_name = NULL;
+	return 2;
+}
+
 int nsb_dest_parent(int root_fd, const char *dest, int *ret_parent, const char **ret_name,
 		    struct nsb_error *e)
 {

@@ -27,6 +27,16 @@ struct nsb_dest_walk {
 int nsb_dest_open(struct nsb_dest_walk *w, const char *dest, bool is_dir, bool *created,
 		  struct nsb_error *e);
 
+/*
+ * The common case of a run with many binds, in one or two calls: when
+ * dest's directory is the kept one, dest's last component is made there as
+ * a new directory (1: *ret_fd, not owned, and *ret_name name it for a
+ * lookup that follows no link, move_mount without MOVE_MOUNT_T_SYMLINKS),
+ * or opened if a directory is there already (2: *ret_fd is an O_PATH fd of
+ * it, owned).  0 when neither: nothing was made, and nsb_dest_open() walks.
+ */
+int nsb_dest_in_kept(struct nsb_dest_walk *w, const char *dest, int *ret_fd, const char **ret_name);
+
 /* The directory that will hold dest (created as needed) and dest's last
  * component, for an entry the caller creates itself (a symlink). */
 int nsb_dest_parent(int root_fd, const char *dest, int *ret_parent, const char **ret_name,

@@ -7,8 +7,60 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/real_path.h"
 #include "base/util.h"
 #include "supervisor/run_facts.h"
+
+/* The real path of every bind's source, and whether it is a directory. */
+static int resolve_mounts(struct nsb_run *run, struct nsb_error *e)
+{
+	const struct nsb_config *cfg = run->cfg;
+	struct nsb_facts *facts = &run->facts;
+
+	/* One allocation: the paths, then whether each is a directory. */
+	if (cfg->n_mounts &&
+	    !(run->mount_real = calloc(cfg->n_mounts, sizeof(char *) + sizeof(bool))))
+		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "resolve the mount sources");
+	bool *is_dir = cfg->n_mounts ? (bool *)(run->mount_real + cfg->n_mounts) : NULL;
+	facts->mount_src_real = (const char *const *)run->mount_real;
+	facts->mount_src_is_dir = is_dir;
+	const char *known = NULL; /* the last directory resolved */
+	for (size_t i = 0; i < cfg->n_mounts; i++) {
+		const struct nsb_mount_arg *m = &cfg->mounts[i];
+		const char *opt = m->kind == NSB_MOUNT_RO	 ? "--ro"
+				  : m->kind == NSB_MOUNT_OVERLAY ? "--overlay"
+								 : "--rw";
+		_cleanup_free_ char *src = NULL;
+		struct stat st;
+
+		if (m->kind == NSB_MOUNT_TMPFS)
+			continue;
+		src = strndup(m->src, m->src_len);
+		if (!src)
+			return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "%s", opt);
+		if (!(run->mount_real[i] = nsb_real_path(src, run->cwd_real, known))) {
+			int r = nsb_negerrno();
+			nsb_error_set(e, r, NSB_STAGE_USAGE, "%s '%s'", opt, src);
+			if (r == -ENOENT)
+				return nsb_error_hint(
+					e, "create it first; a relative path is taken from '%s'",
+					run->cwd_real);
+			return r;
+		}
+		if (stat(run->mount_real[i], &st) < 0)
+			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "%s '%s'", opt,
+					     src);
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			return nsb_error_setx(
+				e, -EINVAL, NSB_STAGE_USAGE,
+				"%s '%s': only directories and regular files can be bound", opt,
+				src);
+		is_dir[i] = S_ISDIR(st.st_mode);
+		if (is_dir[i])
+			known = run->mount_real[i];
+	}
+	return 0;
+}
 
 int nsb_run_facts(struct nsb_run *run, struct nsb_error *e)
 {
@@ -48,44 +100,5 @@ int nsb_run_facts(struct nsb_run *run, struct nsb_error *e)
 		facts->project_real = run->project_real;
 	}
 
-	/* One allocation: the paths, then whether each is a directory. */
-	if (cfg->n_mounts &&
-	    !(run->mount_real = calloc(cfg->n_mounts, sizeof(char *) + sizeof(bool))))
-		return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "resolve the mount sources");
-	bool *is_dir = cfg->n_mounts ? (bool *)(run->mount_real + cfg->n_mounts) : NULL;
-	facts->mount_src_real = (const char *const *)run->mount_real;
-	facts->mount_src_is_dir = is_dir;
-	for (size_t i = 0; i < cfg->n_mounts; i++) {
-		const struct nsb_mount_arg *m = &cfg->mounts[i];
-		const char *opt = m->kind == NSB_MOUNT_RO	 ? "--ro"
-				  : m->kind == NSB_MOUNT_OVERLAY ? "--overlay"
-								 : "--rw";
-		_cleanup_free_ char *src = NULL;
-		struct stat st;
-
-		if (m->kind == NSB_MOUNT_TMPFS)
-			continue;
-		src = strndup(m->src, m->src_len);
-		if (!src)
-			return nsb_error_set(e, -ENOMEM, NSB_STAGE_USAGE, "%s", opt);
-		if (!(run->mount_real[i] = realpath(src, NULL))) {
-			int r = nsb_negerrno();
-			nsb_error_set(e, r, NSB_STAGE_USAGE, "%s '%s'", opt, src);
-			if (r == -ENOENT)
-				return nsb_error_hint(
-					e, "create it first; a relative path is taken from '%s'",
-					run->cwd_real);
-			return r;
-		}
-		if (stat(run->mount_real[i], &st) < 0)
-			return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_USAGE, "%s '%s'", opt,
-					     src);
-		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-			return nsb_error_setx(
-				e, -EINVAL, NSB_STAGE_USAGE,
-				"%s '%s': only directories and regular files can be bound", opt,
-				src);
-		is_dir[i] = S_ISDIR(st.st_mode);
-	}
-	return 0;
+	return resolve_mounts(run, e);
 }

@@ -125,6 +125,17 @@ NSB_ITEST(errors, symlinked_destination_is_refused)
 	expect_refused(&r, link);
 	itest_run_close(&r);
 
+	/* The same after a bind beside it (the walk then keeps the project's
+	 * directory, and the next destination there is tried with mkdir
+	 * first, which fails on the link and leaves it to the walk). */
+	itest_mkdir(&itest_cur, "slot");
+	char spec2[700];
+	snprintf(spec2, sizeof(spec2), "input:%s", itest_path(&itest_cur, "slot"));
+	snprintf(spec, sizeof(spec), "input:%s", link);
+	ITEST_RUN(&r, "--ro", spec2, "--ro", spec, "--", "./probe", "exit", "0");
+	expect_refused(&r, link);
+	itest_run_close(&r);
+
 	/* Through the link into a new directory: must never create it on the host. */
 	snprintf(spec, sizeof(spec), "input:%s/made-by-nsbox", link);
 	snprintf(escaped, sizeof(escaped), "%s/made-by-nsbox", outside);

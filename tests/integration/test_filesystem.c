@@ -128,6 +128,58 @@ NSB_ITEST(filesystem, bind_destination_can_differ_from_the_source)
 	cr_expect(access(itest_path(&itest_cur, "out/r.txt"), F_OK) == 0);
 }
 
+/* Binds side by side in a directory the new root makes (/srv): each one
+ * the host's, read-only or writable as asked (the first walks to /srv, the
+ * others are made there directly). */
+NSB_ITEST(filesystem, binds_side_by_side_are_each_their_own)
+{
+	struct itest_run r;
+
+	itest_mkdir(&itest_cur, "a");
+	itest_mkdir(&itest_cur, "b");
+	itest_mkdir(&itest_cur, "c");
+	itest_mkdir(&itest_cur, "out");
+	itest_write(&itest_cur, "a/data.txt", "from-a\n");
+	itest_write(&itest_cur, "b/data.txt", "from-b\n");
+	itest_write(&itest_cur, "c/data.txt", "from-c\n");
+	static const char *const binds[] = {"--ro", "a:/srv/a", "--ro", "b:/srv/b",
+					    "--ro", "c:/srv/c", "--rw", "out:/srv/out"};
+#define SRV_RUN(r, ...)                                                                    \
+	ITEST_RUN(r, binds[0], binds[1], binds[2], binds[3], binds[4], binds[5], binds[6], \
+		  binds[7], "--", "./probe", __VA_ARGS__)
+	static const char *const names[] = {"a", "b", "c"};
+	for (int i = 0; i < 3; i++) {
+		char path[32], want[16];
+		snprintf(path, sizeof(path), "/srv/%s/data.txt", names[i]);
+		snprintf(want, sizeof(want), "from-%s", names[i]);
+		SRV_RUN(&r, "read", path);
+		ITEST_ASSERT_EXIT(&r, 0);
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "data"), want);
+		itest_run_close(&r);
+
+		snprintf(path, sizeof(path), "/srv/%s/new.txt", names[i]);
+		SRV_RUN(&r, "write", path);
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EROFS");
+		itest_run_close(&r);
+
+		snprintf(path, sizeof(path), "/srv/%s", names[i]);
+		SRV_RUN(&r, "statfs", path);
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "ro"), "1");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "nosuid"), "1");
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "nodev"), "1");
+		itest_run_close(&r);
+	}
+	SRV_RUN(&r, "write", "/srv/out/r.txt", "side\n");
+	ITEST_ASSERT_EXIT(&r, 0);
+	itest_run_close(&r);
+	char *data = itest_slurp(itest_path(&itest_cur, "out/r.txt"));
+	cr_expect(itest_streq(data, "side\n"), "out/r.txt holds '%s'", data);
+	free(data);
+	/* The mount points are the sandbox's: nothing was made on the host. */
+	cr_expect(access(itest_path(&itest_cur, "a/a"), F_OK) != 0);
+#undef SRV_RUN
+}
+
 NSB_ITEST(filesystem, root_and_usr_are_read_only)
 {
 	struct itest_run r;
