@@ -4,6 +4,7 @@
  * uid/gid maps, capabilities, no_new_privs, the PID namespace, the session
  * and the UTS namespace.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -63,6 +64,56 @@ NSB_ITEST(identity, payload_and_init_hold_no_capability_and_no_new_privs)
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Threads"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Seccomp"), "2");
 	itest_run_close(&r);
+}
+
+/* This process's CPUs as the kernel writes them (Cpus_allowed_list). */
+static void own_cpu_list(char buf[static 256])
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	cr_assert(f != NULL, "open /proc/self/status");
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Cpus_allowed_list: %255s", buf) == 1)
+			break;
+	fclose(f);
+	cr_assert(buf[0] != 0, "no Cpus_allowed_list in /proc/self/status");
+}
+
+NSB_ITEST(identity, init_and_the_command_keep_the_callers_cpus)
+{
+	/* init's setup thread is kept off init's CPU (setup_thread.c); init
+	 * and the command must still run where the caller may: all its CPUs,
+	 * its first one alone, its last one alone. */
+	cpu_set_t caller, want;
+	char list[256];
+	int first = -1, last = -1;
+
+	cr_assert(sched_getaffinity(0, sizeof(caller), &caller) == 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &caller)) {
+			first = first < 0 ? c : first;
+			last = c;
+		}
+	cr_assert(first >= 0);
+	for (int i = 0; i < 3; i++) {
+		struct itest_run r;
+
+		want = caller;
+		if (i > 0) {
+			CPU_ZERO(&want);
+			CPU_SET(i == 1 ? first : last, &want);
+		}
+		cr_assert(sched_setaffinity(0, sizeof(want), &want) == 0);
+		own_cpu_list(list);
+		ITEST_RUN(&r, "--", "./probe", "status");
+		cr_assert(sched_setaffinity(0, sizeof(caller), &caller) == 0);
+		ITEST_ASSERT_EXIT(&r, 0);
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.Cpus_allowed_list"), list);
+		ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Cpus_allowed_list"), list);
+		itest_run_close(&r);
+	}
 }
 
 NSB_ITEST(identity, privileged_operations_fail_inside)

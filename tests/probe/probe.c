@@ -121,9 +121,10 @@ static void print_kv(const char *prefix, const char *key, const char *val)
 /* Print selected "Key:\tvalue" lines of a /proc status file as prefix.Key=value. */
 static int print_status(const char *path, const char *prefix)
 {
-	static const char *const keys[] = {"Name",   "Pid",	   "PPid",    "Uid",	"Gid",
-					   "Groups", "CapInh",	   "CapPrm",  "CapEff", "CapBnd",
-					   "CapAmb", "NoNewPrivs", "Seccomp", "Threads"};
+	static const char *const keys[] = {
+		"Name",	  "Pid",	"PPid",	   "Uid",     "Gid",
+		"Groups", "CapInh",	"CapPrm",  "CapEff",  "CapBnd",
+		"CapAmb", "NoNewPrivs", "Seccomp", "Threads", "Cpus_allowed_list"};
 	char line[512];
 	FILE *f = fopen(path, "re");
 
