@@ -47,6 +47,8 @@ struct nsb_cgroup_limits {
  * kept so that a second placement in one run reads neither again. */
 struct nsb_cgroup_where {
 	bool valid; /* mnt and own are set */
+	/* mnt was found by statmount(2) at its usual place, not in mountinfo */
+	bool by_statmount;
 	/* Each malloc'd (nsb_cgroup_where_free), not a PATH_MAX array: a few
 	 * short strings that every run reads, in one page, not four. */
 	char *mnt;

@@ -10,7 +10,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -400,4 +402,38 @@ Test(cgroup_tree, stale_runs_of_dead_pids_are_removed)
 	cr_expect(eq(int, stat(name, &st), 0), "own run kept");
 	snprintf(name, sizeof(name), "%s/nsbox-unrelated", parent);
 	cr_expect(eq(int, stat(name, &st), 0), "foreign name kept");
+}
+
+/*
+ * This host's own cgroup2 mount: statmount(2) at the usual places (a
+ * launch's way, where the kernel has it) names the mount and the caller's
+ * cgroup that mountinfo names.  On this machine's hybrid tree
+ * /sys/fs/cgroup is a tmpfs and the hierarchy is at /sys/fs/cgroup/unified:
+ * the first place must be passed over, not taken.
+ */
+Test(cgroup_host, statmount_at_the_usual_place_agrees_with_mountinfo)
+{
+	struct nsb_cgroup_where fast = {0}, slow = {0};
+	struct nsb_cgroup_opts of = {.where = &fast};
+	struct nsb_cgroup_opts os = {.where = &slow, .mountinfo_path = "/proc/self/mountinfo"};
+	struct nsb_cgroup_place place;
+	struct nsb_error e = {0};
+
+	/* Placement itself may be refused here (no controllers, no write
+	 * access): the mount and the own cgroup are found before that. */
+	(void)nsb_cgroup_place(&of, NULL, &place, &e);
+	(void)nsb_cgroup_place(&os, NULL, &place, &e);
+	cr_assert(slow.valid, "mountinfo names no cgroup2 mount: %s", e.message);
+	cr_assert(fast.valid);
+	cr_expect(eq(str, fast.mnt, slow.mnt));
+	cr_expect(eq(str, fast.own, slow.own));
+	cr_expect(not(slow.by_statmount));
+	bool has_statmount = syscall(457, NULL, NULL, 0, 0) < 0 && errno != ENOSYS;
+	bool usual =
+		!strcmp(slow.mnt, "/sys/fs/cgroup") || !strcmp(slow.mnt, "/sys/fs/cgroup/unified");
+	cr_expect(eq(int, fast.by_statmount, has_statmount &&usual),
+		  "statmount %s, mount '%s', found by statmount: %d",
+		  has_statmount ? "available" : "missing", slow.mnt, fast.by_statmount);
+	nsb_cgroup_where_free(&fast);
+	nsb_cgroup_where_free(&slow);
 }
