@@ -50,20 +50,51 @@
 #define TICK_GUARD  1	       /* seconds a directory must be unchanged */
 #define CACHE_MAGIC "nsbox dircache 1\n"
 
+bool nsb_gate_cache_dir_owned(const char *dir)
+{
+	struct stat st;
+
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* /var/tmp/nsbox-UID, made when missing; usable only when it is the
+ * caller's own (nsb_gate_cache_dir_owned), else -ENOENT. */
+static int tmp_cache_dir(char *out, size_t outsz)
+{
+	int n = nsb_format(out, outsz, NSB_CACHE_TMP_BASE "/nsbox-%u", (unsigned)geteuid());
+
+	if (n < 0 || (size_t)n >= outsz)
+		return -ENAMETOOLONG;
+	if (mkdir(out, 0700) < 0 && errno != EEXIST)
+		return -ENOENT;
+	return nsb_gate_cache_dir_owned(out) ? 0 : -ENOENT;
+}
+
 int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)
 {
 	const char *off = getenv("NSBOX_NO_CACHE");
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
+	struct stat st;
 	int n;
 
 	if (where == NSB_CACHE_IN_USE && off && *off)
 		return -ENOENT;
+	if (where == NSB_CACHE_TMP) {
+		n = nsb_format(out, outsz, NSB_CACHE_TMP_BASE "/nsbox-%u", (unsigned)geteuid());
+		return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
+	}
 	/* The base directory specification: a relative value is ignored. */
 	if (where != NSB_CACHE_HOME && xdg && xdg[0] == '/')
 		n = nsb_format(out, outsz, "%s/nsbox", xdg);
-	else if (where != NSB_CACHE_XDG && home && home[0] == '/')
+	else if (where == NSB_CACHE_HOME && home && home[0] == '/')
 		n = nsb_format(out, outsz, "%s/.cache/nsbox", home);
+	else if (where == NSB_CACHE_IN_USE && home && home[0] == '/' && stat(home, &st) == 0 &&
+		 S_ISDIR(st.st_mode))
+		n = nsb_format(out, outsz, "%s/.cache/nsbox", home);
+	else if (where == NSB_CACHE_IN_USE)
+		return tmp_cache_dir(out, outsz);
 	else
 		return -ENOENT;
 	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;

@@ -81,6 +81,42 @@ static void run_show(const struct itest_opts *o, struct itest_run *r)
 	ITEST_ASSERT_EXIT(r, 0);
 }
 
+/*
+ * A caller without a home (HOME names no directory) keeps its cache in
+ * /var/tmp/nsbox-UID, made for it with mode 0700, and its /etc comes from a
+ * snapshot there as from ~/.cache/nsbox (before, each file was bound).
+ */
+NSB_ITEST(etc, a_caller_without_a_home_keeps_its_cache_in_var_tmp)
+{
+	struct itest_run r;
+	char dir[64], where[64];
+	struct stat st;
+	(void)as_user;
+
+	setup("10.0.0.2 two\n");
+	settle();
+	snprintf(dir, sizeof(dir), "/var/tmp/nsbox-%u", itest_cur.uid);
+	snprintf(where, sizeof(where), "/nsbox-%u/etc-", itest_cur.uid);
+	const struct itest_opts o = {.home = "/nonexistent"};
+	for (int i = 0; i < 2; i++) {
+		run_show(&o, &r);
+		ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.2 two\n---\n");
+		if (i == 1) {
+			/* The second run at the latest is served from the copy. */
+			ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+			ITEST_EXPECT_CONTAINS(&r, r.out, "\n/etc /");
+			ITEST_EXPECT_CONTAINS(&r, r.out, where);
+		}
+		itest_run_close(&r);
+	}
+	cr_assert(lstat(dir, &st) == 0, "%s: %s", dir, strerror(errno));
+	bool is_dir = S_ISDIR(st.st_mode);
+	unsigned mode = (unsigned)(st.st_mode & 07777);
+	cr_expect(is_dir, "%s is not a directory", dir);
+	cr_expect(st.st_uid == itest_cur.uid, "%s is uid %u's", dir, (unsigned)st.st_uid);
+	cr_expect(mode == 0700, "%s has mode %o", dir, mode);
+}
+
 NSB_ITEST(etc, a_snapshot_serves_settled_files_and_follows_a_change)
 {
 	struct itest_run r;

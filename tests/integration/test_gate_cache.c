@@ -116,6 +116,52 @@ NSB_ITEST(gate_cache, the_guard_holds_without_a_cache_and_without_protect)
 	itest_run_close(&r);
 }
 
+/* The cache of a caller without a home, tried by a payload that may write
+ * all of /var/tmp (its project is there). */
+static const char var_tmp_py[] =
+	"import errno, os, sys\n"
+	"c = sys.argv[1]\n" ITEST_PY_ATTEMPT "def write(p):\n"
+	"    with open(p, 'w') as f:\n"
+	"        f.write('nsbox dircache 1\\n')\n"
+	"attempt('write_file', lambda: write(c + '/deny-0123456789abcdef0123456789abcdef'))\n"
+	"attempt('rename_cache', lambda: os.rename(c, c + '.old'))\n"
+	"attempt('rmdir_cache', lambda: os.rmdir(c))\n"
+	"attempt('ordinary_write', lambda: write(sys.argv[2]))\n";
+
+/*
+ * /var/tmp/nsbox-UID, where a caller without a home keeps its cache, is
+ * guarded like ~/.cache/nsbox wherever a writable bind reaches it, also in
+ * a run that uses its home's cache: a payload that wrote it would feed the
+ * caller's later runs without a home.
+ */
+NSB_ITEST(gate_cache, the_cache_in_var_tmp_is_guarded_too)
+{
+	struct itest_run r;
+	char dir[64], planted[128], notes[PATH_MAX + 16];
+	(void)as_user;
+
+	make_home();
+	itest_write(&itest_cur, "var_tmp.py", var_tmp_py);
+	snprintf(dir, sizeof(dir), "/var/tmp/nsbox-%u", itest_cur.uid);
+	/* In /var/tmp itself: the project is bound read-only over its place. */
+	snprintf(notes, sizeof(notes), "%s-notes", itest_cur.top);
+	const struct itest_opts o = {.home = home};
+	itest_run(
+		&itest_cur, &o,
+		ITEST_ARGV("--rw", "/var/tmp", "--", "/usr/bin/python3", "var_tmp.py", dir, notes),
+		&r);
+	ITEST_ASSERT_EXIT(&r, 0);
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "write_file"), "EROFS");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "rename_cache"), "EBUSY");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "rmdir_cache"), "EBUSY");
+	ITEST_EXPECT_STR(&r, itest_kv(r.out, "ordinary_write"), "ok");
+	ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "enforced.protected.paths"), dir);
+	itest_run_close(&r);
+	snprintf(planted, sizeof(planted), "%s/deny-0123456789abcdef0123456789abcdef", dir);
+	cr_expect(access(planted, F_OK) != 0, "the payload's file reached the host");
+	cr_expect(unlink(notes) == 0, "the ordinary write did not reach the host: %s", notes);
+}
+
 NSB_ITEST(gate_cache, a_writable_bind_of_the_cache_itself_is_refused)
 {
 	struct itest_run r;

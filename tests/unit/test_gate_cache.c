@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -332,7 +334,7 @@ Test(gate_cache, no_cache_directory_means_the_caller_lists)
 
 Test(gate_cache, where_the_cache_lives)
 {
-	char out[PATH_MAX];
+	char out[PATH_MAX], want[64];
 
 	setenv("XDG_CACHE_HOME", "/x/cache", 1);
 	setenv("HOME", "/home/u", 1);
@@ -341,16 +343,82 @@ Test(gate_cache, where_the_cache_lives)
 	expect_str(out, "/x/cache/nsbox");
 	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0));
 	expect_str(out, "/home/u/.cache/nsbox");
+	/* A home that is a directory: its cache. */
+	setenv("HOME", "/", 1);
 	setenv("XDG_CACHE_HOME", "relative/ignored", 1);
 	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), 0));
-	expect_str(out, "/home/u/.cache/nsbox");
+	expect_str(out, "//.cache/nsbox");
 	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_XDG, out, sizeof(out)), -ENOENT));
 	setenv("NSBOX_NO_CACHE", "1", 1);
 	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), -ENOENT));
 	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0),
 		  "the guarded places do not depend on the switch");
+	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_TMP, out, sizeof(out)), 0));
 	unsetenv("NSBOX_NO_CACHE");
-	unsetenv("HOME");
 	unsetenv("XDG_CACHE_HOME");
-	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), -ENOENT));
+	snprintf(want, sizeof(want), "/var/tmp/nsbox-%u", (unsigned)geteuid());
+	expect_str(out, want);
+	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0));
+	expect_str(out, "//.cache/nsbox");
+}
+
+/*
+ * Without a home (HOME unset, relative, or no directory), the cache is the
+ * caller's own directory in /var/tmp: made 0700 when missing, and refused
+ * (no cache at all) when another user made it, when it is a link, or when
+ * others may write it.  Run as uid 65534 in a child, whose place that is.
+ */
+static int tmp_cache_as_nobody(const char *home)
+{
+	char out[PATH_MAX];
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+			_exit(99);
+		unsetenv("XDG_CACHE_HOME");
+		unsetenv("NSBOX_NO_CACHE");
+		if (home)
+			setenv("HOME", home, 1);
+		else
+			unsetenv("HOME");
+		int r = nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out));
+		_exit(r == 0 && strcmp(out, "/var/tmp/nsbox-65534") == 0 ? 0
+		      : r == -ENOENT					 ? 1
+									 : 98);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+Test(gate_cache, without_a_home_the_cache_is_the_callers_own_in_var_tmp)
+{
+	const char *nobody = "/var/tmp/nsbox-65534";
+	struct stat st;
+
+	/* nobody's place, emptied of any earlier run's */
+	cr_assert(eq(int, system("rm -rf /var/tmp/nsbox-65534 /var/tmp/nsbox-65534.t"), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(NULL), 0), "HOME unset");
+	cr_assert(eq(int, lstat(nobody, &st), 0));
+	cr_expect(eq(u32, (uint32_t)st.st_uid, 65534));
+	cr_expect(eq(u32, (uint32_t)(st.st_mode & 07777), 0700));
+	cr_expect(eq(int, tmp_cache_as_nobody("relative"), 0), "HOME relative");
+	cr_expect(eq(int, tmp_cache_as_nobody("/nonexistent"), 0), "HOME missing");
+
+	/* Others may write it: refused. */
+	cr_assert(eq(int, chmod(nobody, 0770), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(NULL), 1));
+	/* Made by another user (root here) first: refused. */
+	cr_assert(eq(int, rmdir(nobody), 0));
+	cr_assert(eq(int, mkdir(nobody, 0700), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(NULL), 1));
+	/* A link to a directory that is the caller's: refused, not followed. */
+	cr_assert(eq(int, rmdir(nobody), 0));
+	cr_assert(eq(int, mkdir("/var/tmp/nsbox-65534.t", 0700), 0));
+	cr_assert(eq(int, chown("/var/tmp/nsbox-65534.t", 65534, 65534), 0));
+	cr_assert(eq(int, symlink("/var/tmp/nsbox-65534.t", nobody), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(NULL), 1));
+	cr_expect(eq(int, system("rm -rf /var/tmp/nsbox-65534 /var/tmp/nsbox-65534.t"), 0));
 }
