@@ -409,7 +409,10 @@ FORCE:
 # usage errors, missing paths, setup failure, the record and --capture are
 # what this checks; the payload path itself is covered by make asan.
 VALGRIND_LOGDIR := $(abspath build/valgrind)
-VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+# --vgdb=no: no gdbserver pipes in /tmp, which a test's child that has
+# changed its uid (test_gate_cache runs one as nobody) cannot remove, and
+# says so in its log.
+VALGRIND := valgrind -q --vgdb=no --leak-check=full --errors-for-leak-kinds=definite \
 	--show-leak-kinds=definite --error-exitcode=99 --suppressions=$(CURDIR)/tests/valgrind.supp
 # Not every unit binary runs under memcheck, each for a reason:
 # - every Criterion worker pays memcheck's start-up (1-3 s), so the

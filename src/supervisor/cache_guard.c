@@ -23,7 +23,9 @@
 #include "gate/gate_fs_cache.h"
 #include "supervisor/cache_guard.h"
 
-static int guard_dir(const struct nsb_plan *p, const char *real,
+/* hint: how to move the cache elsewhere, or NULL for the place in /var/tmp,
+ * which is guarded wherever the cache is. */
+static int guard_dir(const struct nsb_plan *p, const char *real, const char *hint,
 		     int (*fn)(void *ud, size_t op, const char *rel), void *ud, struct nsb_error *e)
 {
 	int r = 0;
@@ -43,8 +45,8 @@ static int guard_dir(const struct nsb_plan *p, const char *real,
 					       "'%s' lies in nsbox's cache directory '%s' and "
 					       "cannot be bound writable",
 					       op->src, real);
-			return nsb_error_hint(e, "bind it with --ro, or point XDG_CACHE_HOME "
-						 "elsewhere");
+			return hint ? nsb_error_hint(e, "bind it with --ro, or %s", hint)
+				    : nsb_error_hint(e, "bind it with --ro");
 		}
 		if (nsb_path_is_under(real, op->src))
 			r = fn(ud, i, real + strlen(op->src) + (strcmp(op->src, "/") != 0));
@@ -108,10 +110,10 @@ int nsb_cache_guard(const struct nsb_plan *p, int (*fn)(void *ud, size_t op, con
 		}
 		if (w == 1 && strcmp(real[0], real[1]) == 0)
 			continue; /* guarded already */
-		r = guard_dir(p, real[w], fn, ud, e);
+		r = guard_dir(p, real[w], "point XDG_CACHE_HOME elsewhere", fn, ud, e);
 	}
 	if (writable && r >= 0 && tmp_to_guard(p, real[2]) && strcmp(real[2], real[0]) != 0 &&
 	    strcmp(real[2], real[1]) != 0)
-		r = guard_dir(p, real[2], fn, ud, e);
+		r = guard_dir(p, real[2], NULL, fn, ud, e);
 	return r;
 }

@@ -160,6 +160,16 @@ NSB_ITEST(gate_cache, the_cache_in_var_tmp_is_guarded_too)
 	snprintf(planted, sizeof(planted), "%s/deny-0123456789abcdef0123456789abcdef", dir);
 	cr_expect(access(planted, F_OK) != 0, "the payload's file reached the host");
 	cr_expect(unlink(notes) == 0, "the ordinary write did not reach the host: %s", notes);
+
+	/* Bound writable itself: refused, with the fix that works for it (no
+	 * XDG_CACHE_HOME takes the guard off this place). */
+	itest_run(&itest_cur, &o, ITEST_ARGV("--rw", dir, "--", "/bin/true"), &r);
+	ITEST_ASSERT_EXIT(&r, 125);
+	ITEST_EXPECT_CONTAINS(&r, r.err, "is nsbox's cache directory");
+	ITEST_EXPECT_CONTAINS(&r, r.err, "bind it with --ro");
+	cr_expect(strstr(r.err, "XDG_CACHE_HOME") == NULL, "a hint that does not help: %s", r.err);
+	ITEST_EXPECT_STR(&r, itest_rec(&r, "setup_error.stage"), "plan");
+	itest_run_close(&r);
 }
 
 NSB_ITEST(gate_cache, a_writable_bind_of_the_cache_itself_is_refused)
