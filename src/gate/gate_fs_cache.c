@@ -58,14 +58,22 @@ bool nsb_gate_cache_dir_owned(const char *dir)
 	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
+/* /var/tmp/nsbox-UID's name. */
+static int tmp_cache_name(char *out, size_t outsz)
+{
+	int n = nsb_format(out, outsz, NSB_CACHE_TMP_BASE "/nsbox-%u", (unsigned)geteuid());
+
+	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
+}
+
 /* /var/tmp/nsbox-UID, made when missing; usable only when it is the
  * caller's own (nsb_gate_cache_dir_owned), else -ENOENT. */
 static int tmp_cache_dir(char *out, size_t outsz)
 {
-	int n = nsb_format(out, outsz, NSB_CACHE_TMP_BASE "/nsbox-%u", (unsigned)geteuid());
+	int r = tmp_cache_name(out, outsz);
 
-	if (n < 0 || (size_t)n >= outsz)
-		return -ENAMETOOLONG;
+	if (r < 0)
+		return r;
 	if (mkdir(out, 0700) < 0 && errno != EEXIST)
 		return -ENOENT;
 	return nsb_gate_cache_dir_owned(out) ? 0 : -ENOENT;
@@ -81,10 +89,8 @@ int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)
 
 	if (where == NSB_CACHE_IN_USE && off && *off)
 		return -ENOENT;
-	if (where == NSB_CACHE_TMP) {
-		n = nsb_format(out, outsz, NSB_CACHE_TMP_BASE "/nsbox-%u", (unsigned)geteuid());
-		return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
-	}
+	if (where == NSB_CACHE_TMP)
+		return tmp_cache_name(out, outsz);
 	/* The base directory specification: a relative value is ignored. */
 	if (where != NSB_CACHE_HOME && xdg && xdg[0] == '/')
 		n = nsb_format(out, outsz, "%s/nsbox", xdg);

@@ -23,6 +23,12 @@
 #include "gate/gate_fs_cache.h"
 #include "supervisor/cache_guard.h"
 
+/* The caller's own writable binds are the ones a payload could write through. */
+static bool writable_bind(const struct nsb_mount_op *op)
+{
+	return op->user && op->kind == NSB_OP_BIND && !op->readonly;
+}
+
 /* hint: how to move the cache elsewhere, or NULL for the place in /var/tmp,
  * which is guarded wherever the cache is. */
 static int guard_dir(const struct nsb_plan *p, const char *real, const char *hint,
@@ -32,7 +38,7 @@ static int guard_dir(const struct nsb_plan *p, const char *real, const char *hin
 
 	for (size_t i = 0; r >= 0 && i < p->n_ops; i++) {
 		const struct nsb_mount_op *op = &p->ops[i];
-		if (!op->user || op->kind != NSB_OP_BIND || op->readonly)
+		if (!writable_bind(op))
 			continue;
 		if (nsb_path_is_under(op->src, real)) {
 			if (strcmp(op->src, real) == 0)
@@ -59,7 +65,7 @@ static bool reached(const struct nsb_plan *p, const char *dir)
 {
 	for (size_t i = 0; i < p->n_ops; i++) {
 		const struct nsb_mount_op *op = &p->ops[i];
-		if (op->user && op->kind == NSB_OP_BIND && !op->readonly &&
+		if (writable_bind(op) &&
 		    (nsb_path_is_under(dir, op->src) || nsb_path_is_under(op->src, dir)))
 			return true;
 	}
@@ -99,7 +105,7 @@ int nsb_cache_guard(const struct nsb_plan *p, int (*fn)(void *ud, size_t op, con
 	int r = 0;
 
 	for (size_t i = 0; i < p->n_ops && !writable; i++)
-		writable = p->ops[i].user && p->ops[i].kind == NSB_OP_BIND && !p->ops[i].readonly;
+		writable = writable_bind(&p->ops[i]);
 	for (size_t w = 0; writable && r >= 0 && w < ARRAY_SIZE(where); w++) {
 		if (nsb_gate_cache_dir(where[w], dir, sizeof(dir)) < 0)
 			continue;

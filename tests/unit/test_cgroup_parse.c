@@ -437,3 +437,39 @@ Test(cgroup_host, statmount_at_the_usual_place_agrees_with_mountinfo)
 	nsb_cgroup_where_free(&fast);
 	nsb_cgroup_where_free(&slow);
 }
+
+/* The same as an unprivileged user (uid 65534, in a child): statmount asks
+ * nothing a user may not, and a user's run takes the same way. */
+Test(cgroup_host, statmount_agrees_with_mountinfo_for_a_user)
+{
+	pid_t pid = fork();
+	int st;
+
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		struct nsb_cgroup_where fast = {0}, slow = {0};
+		struct nsb_cgroup_opts of = {.where = &fast};
+		struct nsb_cgroup_opts os = {.where = &slow,
+					     .mountinfo_path = "/proc/self/mountinfo"};
+		struct nsb_cgroup_place place;
+		struct nsb_error e = {0};
+		bool has_statmount = syscall(457, NULL, NULL, 0, 0) < 0 && errno != ENOSYS;
+
+		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+			_exit(10);
+		(void)nsb_cgroup_place(&of, NULL, &place, &e);
+		(void)nsb_cgroup_place(&os, NULL, &place, &e);
+		if (!slow.valid || !fast.valid)
+			_exit(11);
+		if (strcmp(fast.mnt, slow.mnt) != 0 || strcmp(fast.own, slow.own) != 0)
+			_exit(12);
+		bool usual = !strcmp(slow.mnt, "/sys/fs/cgroup") ||
+			     !strcmp(slow.mnt, "/sys/fs/cgroup/unified");
+		_exit(fast.by_statmount == (has_statmount && usual) ? 0 : 13);
+	}
+	cr_assert(eq(int, waitpid(pid, &st, 0), pid));
+	bool exited = WIFEXITED(st);
+	cr_assert(exited);
+	/* 10: no uid change; 11: not found; 12: they differ; 13: the way taken */
+	cr_expect(eq(int, WEXITSTATUS(st), 0));
+}
