@@ -154,6 +154,9 @@ HOT_LIST := tools/hot-functions.txt
 HOT_LD   := $(BUILD)/hot.ld
 ifeq ($(HOTPROF),1)
 CFLAGS += -finstrument-functions
+# main.c ends a run with exit, not _exit: hotprof writes its marks from a
+# destructor.
+CPPFLAGS += -DNSB_HOTPROF=1
 OBJS   += $(BUILD)/obj/tools/hotprof.o
 endif
 

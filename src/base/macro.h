@@ -35,6 +35,18 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 1 in an AddressSanitizer build (gcc's macro, or clang's feature test). */
+#if defined(__SANITIZE_ADDRESS__)
+#define NSB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NSB_ASAN 1
+#endif
+#endif
+#ifndef NSB_ASAN
+#define NSB_ASAN 0
+#endif
+
 /* 0, or a compile error when the string literal s does not fit a char[n]
  * with its NUL: C lets one of exactly n bytes in, unterminated.  For
  * pointer-free tables, whose strings are arrays (a pointer in a constant

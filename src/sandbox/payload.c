@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/exitcode.h"
+#include "base/macro.h"
 #include "sandbox/init.h"
 #include "sandbox/payload.h"
 #include "sandbox/rlimits.h"
@@ -190,16 +191,7 @@ _noreturn_ static int payload_enter(void *arg)
 
 /* AddressSanitizer cannot follow the switch to that stack (it warns on the
  * payload's stderr at every noreturn call): sanitized builds fork. */
-#if defined(__SANITIZE_ADDRESS__)
-#define PAYLOAD_VFORK 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PAYLOAD_VFORK 0
-#endif
-#endif
-#ifndef PAYLOAD_VFORK
-#define PAYLOAD_VFORK 1
-#endif
+#define PAYLOAD_VFORK (!NSB_ASAN)
 
 /*
  * Start the payload vfork-style: clone(CLONE_VM | CLONE_VFORK) on a stack of

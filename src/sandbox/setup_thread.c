@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/fmt.h"
+#include "base/macro.h"
 #include "base/util.h"
 #include "sandbox/setup_thread.h"
 
@@ -37,9 +38,8 @@ static void *setup_thread(void *arg)
 	const struct nsb_setup_thread *t = arg;
 
 	t->fn(t->arg);
-#if !defined(__SANITIZE_ADDRESS__)
-	syscall(SYS_exit, 0);
-#endif
+	if (!NSB_ASAN)
+		syscall(SYS_exit, 0);
 	return NULL;
 }
 

@@ -501,8 +501,15 @@ void nsb_run_destroy(struct nsb_run *run)
 	 * backstop, so that no early return can leave one behind. */
 	if (run->cg.fd >= 0 && nsb_cgroup_destroy(&run->cg, &e) < 0)
 		fprintf(stderr, "nsbox: warning: %s\n", e.message);
-	nsb_sandbox_close(&run->sb);
 	nsb_isolation_finish(run);
+	if (run->ovl_store)
+		nsb_ovl_store_remove(run->ovl_store);
+	nsb_run_net_stop(run, &run->res);
+}
+
+void nsb_run_close(struct nsb_run *run)
+{
+	nsb_sandbox_close(&run->sb);
 	if (run->overlays) {
 		nsb_overlays_close(run->overlays);
 		free(run->overlays);

@@ -2,8 +2,9 @@
 /*
  * One run of a command, in the supervisor: prepare (facts, plan, seccomp,
  * policy, limits, the gate: nothing is created), execute (cgroup, clone,
- * supervise, the verdicts), then nsb_run_destroy, the one cleanup for every
- * path.  A failing step records its error in run->res (status usage_error or
+ * supervise, the verdicts), then nsb_run_destroy, the one cleanup outside
+ * the process for every path (and nsb_run_close, its memory, where the
+ * process does not exit next).  A failing step records its error in run->res (status usage_error or
  * setup_failed); main.c prints it, writes the record and picks the exit status.
  */
 #pragma once
@@ -40,7 +41,7 @@ struct nsb_run {
 	struct nsb_result res;
 
 	/* prepare */
-	/* malloc'd by realpath, freed by nsb_run_destroy; facts points here */
+	/* malloc'd by realpath, freed by nsb_run_close; facts points here */
 	char *cwd_real, *home_real, *project_real;
 	/* One per config mount (NULL for tmpfs), allocated to size; then as
 	 * many bools, whether each is a directory (facts points at both). */
@@ -105,7 +106,11 @@ int nsb_run_export_only(struct nsb_run *run);
  * afterwards, whatever happened. */
 void nsb_run_execute(struct nsb_run *run);
 
-/* The one cleanup: every path, after the record is written.  Frees the
- * memory, closes the descriptors and, as a backstop, removes the cgroup
- * (hence _destroy: it reaches outside the process). */
+/* The one cleanup of what reaches outside the process: every path, after
+ * the record is written.  As a backstop it removes the cgroup, and it
+ * removes the Landlock TMPDIR and the overlay store and stops the proxy.
+ * Descriptors and memory stay for nsb_run_close, or for the exit. */
 void nsb_run_destroy(struct nsb_run *run);
+
+/* Close the run's descriptors and free its memory (after nsb_run_destroy). */
+void nsb_run_close(struct nsb_run *run);

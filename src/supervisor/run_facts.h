@@ -3,7 +3,7 @@
  * The facts a run's plan is built from (supervisor): the caller's ids and
  * environment, and the real path of the working directory, $HOME, the
  * project and every mount source, each malloc'd to size and owned by the
- * run (nsb_run_destroy frees them).
+ * run (nsb_run_close frees them).
  */
 #pragma once
 
