@@ -105,7 +105,11 @@ static void write_entry_data(FILE *out, const struct entry *en)
 		return;
 	fputs("static const struct sock_filter insns_", out);
 	ident(out, en->name);
-	fputs("[] = {\n", out);
+	/* A default launch reads the default profile's program only. */
+	fputs(strcmp(en->name, "default") == 0
+		      ? "[] = {\n"
+		      : "[] __attribute__((section(\".rodata.nsb_cold\"))) = {\n",
+	      out);
 	for (size_t i = 0; i < en->bpf.n_insns; i++) {
 		const struct sock_filter *s = &en->bpf.insns[i];
 		fprintf(out, "\t{0x%04x, %u, %u, 0x%08x},\n", s->code, s->jt, s->jf, s->k);

@@ -20,6 +20,7 @@
 
 struct trim_walk {
 	uintptr_t page, vdso;
+	uintptr_t only; /* when not 0: the one object loaded there */
 	size_t n;
 	uintptr_t lo[TRIM_MAX_RANGES], hi[TRIM_MAX_RANGES];
 };
@@ -39,6 +40,8 @@ _waiting_ static int trim_object(struct dl_phdr_info *info, size_t size, void *d
 
 	(void)size;
 	if (info->dlpi_addr == w->vdso || w->n >= TRIM_MAX_RANGES - 1)
+		return 0;
+	if (w->only && info->dlpi_addr != w->only)
 		return 0;
 	for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -115,6 +118,7 @@ _waiting_ static void walk_init(struct trim_walk *w)
 	/* getpagesize: sysconf is a 64 KiB window of libc's text of its own. */
 	w->page = (uintptr_t)getpagesize();
 	w->vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	w->only = 0;
 	w->n = 0;
 }
 
@@ -125,6 +129,19 @@ _waiting_ int nsb_trim_text(nsb_trim_allowed_fn allowed, const void *ud)
 	walk_init(&w);
 	dl_iterate_phdr(trim_object, &w);
 	return drop(&w, allowed, ud);
+}
+
+int nsb_trim_loader(void)
+{
+	struct trim_walk w;
+
+	walk_init(&w);
+	w.only = (uintptr_t)getauxval(AT_BASE);
+	/* 0: a static binary, or one started as the loader's argument. */
+	if (!w.only)
+		return 0;
+	dl_iterate_phdr(trim_object, &w);
+	return drop(&w, NULL, NULL);
 }
 
 _waiting_ int nsb_trim_stack(size_t depth, nsb_trim_allowed_fn allowed, const void *ud)

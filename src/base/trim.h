@@ -47,6 +47,15 @@ typedef bool (*nsb_trim_allowed_fn)(const void *ud, uintptr_t addr, size_t len);
 int nsb_trim_text(nsb_trim_allowed_fn allowed, const void *ud);
 
 /*
+ * The same for the dynamic loader alone (AT_BASE), whose text nothing
+ * calls once main runs (nsbox binds every symbol at start-up, -z now):
+ * the supervisor drops it first thing, so that the 200 KiB it mapped are
+ * not in its peak RSS.  Returns 1, 0 when there is no loader to trim, or
+ * -errno.
+ */
+int nsb_trim_loader(void);
+
+/*
  * Drop the stack pages from 8 KiB below the caller's frame to @depth
  * below that.  Only on the main thread's stack, below which the kernel
  * keeps a guard gap where nothing else is mapped (-EINVAL elsewhere).

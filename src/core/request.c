@@ -39,13 +39,13 @@ struct member {
 	size_t field;	  /* K_META: offsetof(struct nsb_config, ...) */
 };
 
-static const struct member network_members[] = {
+static const struct member network_members[] _cold_data_ = {
 	{"allow", K_LIST, "--allow-net"},	 {"deny", K_LIST, "--deny-net"},
 	{"ranges", K_LIST, "--allow-net-range"}, {"proxy_port", K_SCALAR, "--proxy-port"},
 	{"share", K_FLAG, "--share-net"},	 {""},
 };
 
-static const struct member limits_members[] = {
+static const struct member limits_members[] _cold_data_ = {
 	{"memory", K_SCALAR, "--memory"},
 	{"pids", K_SCALAR, "--pids"},
 	{"cpus", K_SCALAR, "--cpus"},
@@ -62,7 +62,7 @@ static const struct member limits_members[] = {
 	}
 
 /* The document's members (nsbox(1), REQUEST DOCUMENT, lists them in this order). */
-static const struct member top_members[] = {
+static const struct member top_members[] _cold_data_ = {
 	{"argv", K_ARGV},
 	{"cwd", K_STRING, "--chdir"},
 	{"project", K_STRING, "--project"},

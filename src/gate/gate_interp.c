@@ -237,7 +237,7 @@ struct modrunner {
 	struct optspec_row o;
 };
 
-static const struct modrunner modrunners[] = {
+static const struct modrunner modrunners[] _cold_data_ = {
 	{"cProfile", M_RUNNER, {.arg = "os", .stop = "m", .unknown_value = true}},
 	{"profile", M_RUNNER, {.arg = "os", .stop = "m", .unknown_value = true}},
 	{"pdb",

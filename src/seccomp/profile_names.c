@@ -32,7 +32,7 @@ struct named_value {
 
 /* Named constants for condition values.  They come from this host's headers,
  * which is right because filters are only ever built for the native arch. */
-static const struct named_value constants[] = {
+static const struct named_value constants[] _cold_data_ = {
 	/* clone(2) and unshare(2) namespace flags */
 	NV(CLONE_NEWNS),
 	NV(CLONE_NEWCGROUP),

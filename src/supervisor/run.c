@@ -26,6 +26,7 @@
 #include "supervisor/run_advice.h"
 #include "supervisor/run_facts.h"
 #include "supervisor/run_seccomp.h"
+#include "base/trim.h"
 #include "base/util.h"
 #include "supervisor/verdict.h"
 
@@ -278,7 +279,14 @@ int nsb_run_prepare(struct nsb_run *run)
 	const struct nsb_config *cfg = run->cfg;
 	struct nsb_error e = {0};
 
-	if (nsb_run_facts(run, &e) < 0 || nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
+	if (nsb_run_facts(run, &e) < 0)
+		return nsb_run_fail(run, &e);
+	/* The loader's last call is behind us (its symbol versions are
+	 * checked once, in the facts): its text leaves the supervisor's peak
+	 * RSS before the gate adds to it (base/trim.h).  Best effort: on
+	 * failure the pages stay mapped, as they were. */
+	(void)nsb_trim_loader();
+	if (nsb_plan_build(cfg, &run->facts, &run->plan, &e) < 0 ||
 	    nsb_run_net_options(run, &e) < 0 || setup_seccomp(run, &e) < 0 ||
 	    nsb_front_policy(cfg, &run->front, &e) < 0 || nsb_run_net_policy_file(run, &e) < 0)
 		return nsb_run_fail(run, &e);

@@ -5,6 +5,7 @@
  * this process, while everything the process holds (data, RELRO, heap, the
  * stack above the frame) still reads back as it was written.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,6 +154,80 @@ Test(trim, a_refused_range_is_left_mapped)
 	for (int i = 0; i < a.calls && i < 64; i++)
 		cr_expect(a.len[i] > 0 && a.addr[i] % (uintptr_t)sysconf(_SC_PAGESIZE) == 0);
 	cr_expect(ge(long, text1, text0), "text %ld -> %ld KiB", text0, text1);
+}
+
+/* The path of the mapping that holds @addr, in @path; false if none. */
+static bool mapping_path(uintptr_t addr, char *path, size_t size)
+{
+	char line[PATH_MAX + 256], p[PATH_MAX];
+	unsigned long lo, hi;
+	FILE *f = fopen("/proc/self/maps", "re");
+	bool found = false;
+
+	cr_assert(f != NULL);
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %4095s", &lo, &hi, p) == 3 &&
+		    lo <= addr && addr < hi)
+			found = (size_t)snprintf(path, size, "%s", p) < size;
+	fclose(f);
+	return found;
+}
+
+/* Rss in KiB of this process's executable mappings of @path; with @touch,
+ * each of their pages is read too (all of them resident). */
+static long exec_rss_kb(const char *path, bool touch)
+{
+	char line[PATH_MAX + 256], perms[8], p[PATH_MAX];
+	unsigned long lo, hi;
+	FILE *f = fopen("/proc/self/smaps", "re");
+	bool in = false;
+	long sum = 0, kb;
+
+	cr_assert(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi, perms, p);
+		if (n >= 3 && strchr(line, '-') < strchr(line, ' ')) {
+			in = n == 4 && perms[2] == 'x' && strcmp(p, path) == 0;
+			for (unsigned long a = lo; in && touch && a < hi; a += 4096)
+				(void)*(volatile const unsigned char *)a;
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			sum += kb;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* The dynamic loader's text goes, and only that: this binary's stays, and
+ * the loader still answers from the data it keeps (dlsym). */
+Test(trim, the_loaders_text_alone_goes_its_data_stays)
+{
+	char loader[PATH_MAX], exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	long ld0, ld1, own0, own1;
+
+	cr_assert(n > 0);
+	exe[n] = '\0';
+	cr_assert(mapping_path((uintptr_t)getauxval(AT_BASE), loader, sizeof(loader)),
+		  "no mapping at AT_BASE");
+	/* Touched in one pass, counted in the next (smaps' text for a
+	 * mapping may be made before its pages are touched). */
+	(void)exec_rss_kb(loader, true);
+	(void)exec_rss_kb(exe, true);
+	ld0 = exec_rss_kb(loader, false);
+	own0 = exec_rss_kb(exe, false);
+	cr_assert(gt(long, ld0, 0), "%s: no text resident", loader);
+
+	cr_expect(eq(int, nsb_trim_loader(), 1));
+	ld1 = exec_rss_kb(loader, false);
+	own1 = exec_rss_kb(exe, false);
+	cr_log_info("%s: %ld -> %ld KiB; %s: %ld -> %ld KiB", loader, ld0, ld1, exe, own0, own1);
+	cr_expect(eq(long, ld1, 0), "the loader's text: %ld -> %ld KiB", ld0, ld1);
+	cr_expect(ge(long, own1, own0 / 2), "this binary's text: %ld -> %ld KiB", own0, own1);
+	void *sym = dlsym(RTLD_DEFAULT, "getpid");
+	cr_expect(sym == (void *)getpid, "dlsym answers %p for getpid, not %p", sym,
+		  (void *)getpid);
 }
 
 static void *off_main(void *unused)
