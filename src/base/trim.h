@@ -47,11 +47,11 @@ typedef bool (*nsb_trim_allowed_fn)(const void *ud, uintptr_t addr, size_t len);
 int nsb_trim_text(nsb_trim_allowed_fn allowed, const void *ud);
 
 /*
- * The same for the dynamic loader alone (AT_BASE), whose text nothing
- * calls once main runs (nsbox binds every symbol at start-up, -z now):
- * the supervisor drops it first thing, so that the 200 KiB it mapped are
- * not in its peak RSS.  Returns 1, 0 when there is no loader to trim, or
- * -errno.
+ * The same for the dynamic loader alone (AT_BASE), which nsbox no longer
+ * calls once the run's facts are gathered (every symbol is bound at
+ * start-up, -z now): the supervisor drops it there, so that the 200 KiB it
+ * mapped are not in its peak RSS.  Returns 1, 0 when there is no loader to
+ * trim, or -errno.
  */
 int nsb_trim_loader(void);
 

@@ -4,8 +4,9 @@
  * policy, limits, the gate: nothing is created), execute (cgroup, clone,
  * supervise, the verdicts), then nsb_run_destroy, the one cleanup outside
  * the process for every path (and nsb_run_close, its memory, where the
- * process does not exit next).  A failing step records its error in run->res (status usage_error or
- * setup_failed); main.c prints it, writes the record and picks the exit status.
+ * process does not exit next).  A failing step records its error in
+ * run->res (status usage_error or setup_failed); main.c prints it, writes
+ * the record and picks the exit status.
  */
 #pragma once
 

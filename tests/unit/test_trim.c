@@ -28,24 +28,36 @@
 static int data_word = 42;
 static const char *const relro_ptr = "relocated";
 
-/* Rss in KiB of this process's executable mappings of its own binary
- * (the text), or of [stack]. */
-static long rss_kb(bool stack)
+/* This test binary's path, as the kernel names its mappings. */
+static const char *self_exe(void)
 {
-	char exe[PATH_MAX], line[PATH_MAX + 256];
+	static char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	cr_assert(n > 0);
+	exe[n] = '\0';
+	return exe;
+}
+
+/* Rss in KiB of this process's mappings of @path ("[stack]", or a file's
+ * executable ones); with @touch, each of their pages is read too (all of
+ * them resident, counted by the next call: smaps' text for a mapping may be
+ * made before its pages are touched). */
+static long rss_kb(const char *path, bool touch)
+{
+	char line[PATH_MAX + 256], perms[8], p[PATH_MAX];
+	bool stack = strcmp(path, "[stack]") == 0, in = false;
+	unsigned long lo, hi;
 	FILE *f = fopen("/proc/self/smaps", "re");
-	bool in = false;
 	long sum = 0, kb;
 
-	cr_assert(n > 0 && f != NULL);
-	exe[n] = '\0';
+	cr_assert(f != NULL);
 	while (fgets(line, sizeof(line), f)) {
-		char perms[8], path[PATH_MAX] = "";
-		if (sscanf(line, "%*x-%*x %7s %*s %*s %*s %4095s", perms, path) >= 1 &&
-		    strchr(line, '-') < strchr(line, ' ')) {
-			in = stack ? strcmp(path, "[stack]") == 0
-				   : strcmp(path, exe) == 0 && perms[2] == 'x';
+		int n = sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi, perms, p);
+		if (n >= 3 && strchr(line, '-') < strchr(line, ' ')) {
+			in = n == 4 && (stack || perms[2] == 'x') && strcmp(p, path) == 0;
+			for (unsigned long a = lo; in && touch && a < hi; a += 4096)
+				(void)*(volatile const unsigned char *)a;
 			continue;
 		}
 		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
@@ -53,27 +65,6 @@ static long rss_kb(bool stack)
 	}
 	fclose(f);
 	return sum;
-}
-
-/* Read one byte of every page of this binary's text: all of it resident. */
-static void touch_text(void)
-{
-	char exe[PATH_MAX], line[PATH_MAX + 256];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	FILE *f = fopen("/proc/self/maps", "re");
-	unsigned long lo, hi;
-	char perms[8], path[PATH_MAX];
-	unsigned sum = 0;
-
-	cr_assert(n > 0 && f != NULL);
-	exe[n] = '\0';
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi, perms, path) == 4 &&
-		    perms[2] == 'x' && strcmp(path, exe) == 0)
-			for (unsigned long a = lo; a < hi; a += 4096)
-				sum += *(volatile const unsigned char *)a;
-	fclose(f);
-	(void)sum;
 }
 
 /* Dirty 192 KiB of stack below the caller, as a deep setup would. */
@@ -97,13 +88,13 @@ Test(trim, read_only_pages_and_the_stack_below_go_what_is_held_stays)
 	memset(above, 0x5a, sizeof(above));
 	data_word = 43;
 	deep();
-	touch_text();
-	text0 = rss_kb(false);
-	stack0 = rss_kb(true);
+	(void)rss_kb(self_exe(), true);
+	text0 = rss_kb(self_exe(), false);
+	stack0 = rss_kb("[stack]", false);
 
 	cr_assert(ge(int, nsb_trim(true, NULL, NULL), 0));
-	text1 = rss_kb(false);
-	stack1 = rss_kb(true);
+	text1 = rss_kb(self_exe(), false);
+	stack1 = rss_kb("[stack]", false);
 
 	/* The kernel's count: the text was dropped (what ran since faulted
 	 * back a window or two). */
@@ -145,10 +136,10 @@ Test(trim, a_refused_range_is_left_mapped)
 	struct asked a = {0};
 	long text0, text1;
 
-	touch_text();
-	text0 = rss_kb(false);
+	(void)rss_kb(self_exe(), true);
+	text0 = rss_kb(self_exe(), false);
 	cr_expect(eq(int, nsb_trim_text(refuse, &a), -EPERM));
-	text1 = rss_kb(false);
+	text1 = rss_kb(self_exe(), false);
 	/* One question per object (this binary, libc, ld.so at least). */
 	cr_expect(ge(int, a.calls, 3));
 	for (int i = 0; i < a.calls && i < 64; i++)
@@ -173,55 +164,25 @@ static bool mapping_path(uintptr_t addr, char *path, size_t size)
 	return found;
 }
 
-/* Rss in KiB of this process's executable mappings of @path; with @touch,
- * each of their pages is read too (all of them resident). */
-static long exec_rss_kb(const char *path, bool touch)
-{
-	char line[PATH_MAX + 256], perms[8], p[PATH_MAX];
-	unsigned long lo, hi;
-	FILE *f = fopen("/proc/self/smaps", "re");
-	bool in = false;
-	long sum = 0, kb;
-
-	cr_assert(f != NULL);
-	while (fgets(line, sizeof(line), f)) {
-		int n = sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095s", &lo, &hi, perms, p);
-		if (n >= 3 && strchr(line, '-') < strchr(line, ' ')) {
-			in = n == 4 && perms[2] == 'x' && strcmp(p, path) == 0;
-			for (unsigned long a = lo; in && touch && a < hi; a += 4096)
-				(void)*(volatile const unsigned char *)a;
-			continue;
-		}
-		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
-			sum += kb;
-	}
-	fclose(f);
-	return sum;
-}
-
 /* The dynamic loader's text goes, and only that: this binary's stays, and
  * the loader still answers from the data it keeps (dlsym). */
 Test(trim, the_loaders_text_alone_goes_its_data_stays)
 {
-	char loader[PATH_MAX], exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char loader[PATH_MAX];
+	const char *exe = self_exe();
 	long ld0, ld1, own0, own1;
 
-	cr_assert(n > 0);
-	exe[n] = '\0';
 	cr_assert(mapping_path((uintptr_t)getauxval(AT_BASE), loader, sizeof(loader)),
 		  "no mapping at AT_BASE");
-	/* Touched in one pass, counted in the next (smaps' text for a
-	 * mapping may be made before its pages are touched). */
-	(void)exec_rss_kb(loader, true);
-	(void)exec_rss_kb(exe, true);
-	ld0 = exec_rss_kb(loader, false);
-	own0 = exec_rss_kb(exe, false);
+	(void)rss_kb(loader, true);
+	(void)rss_kb(exe, true);
+	ld0 = rss_kb(loader, false);
+	own0 = rss_kb(exe, false);
 	cr_assert(gt(long, ld0, 0), "%s: no text resident", loader);
 
 	cr_expect(eq(int, nsb_trim_loader(), 1));
-	ld1 = exec_rss_kb(loader, false);
-	own1 = exec_rss_kb(exe, false);
+	ld1 = rss_kb(loader, false);
+	own1 = rss_kb(exe, false);
 	cr_log_info("%s: %ld -> %ld KiB; %s: %ld -> %ld KiB", loader, ld0, ld1, exe, own0, own1);
 	cr_expect(eq(long, ld1, 0), "the loader's text: %ld -> %ld KiB", ld0, ld1);
 	cr_expect(ge(long, own1, own0 / 2), "this binary's text: %ld -> %ld KiB", own0, own1);
