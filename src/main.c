@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/exitcode.h"
 #include "base/macro.h"
+#include "base/prefault.h"
 #include "base/util.h"
 #include "gate/policy.h"
 #include "seccomp/builtin.h"
@@ -164,6 +165,9 @@ int main(int argc, char *argv[])
 	/* A verb, not a command: "nsbox -- apply" runs a command named apply. */
 	if (argc >= 2 && strcmp(argv[1], "apply") == 0)
 		return apply_export(argc, argv);
+	/* The stack and heap pages a run is about to write, in two calls
+	 * instead of a fault each (base/prefault.h). */
+	nsb_prefault_main(NSB_PREFAULT_MAIN_STACK, NSB_PREFAULT_MAIN_HEAP);
 	nsb_run_init(run, cfg);
 	r = nsb_cli_parse(argc, argv, cfg, e);
 	if (r >= 0 && (cfg->help || cfg->version)) {

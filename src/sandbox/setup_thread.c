@@ -10,6 +10,7 @@
 
 #include "base/fmt.h"
 #include "base/macro.h"
+#include "base/prefault.h"
 #include "base/util.h"
 #include "sandbox/setup_thread.h"
 
@@ -37,6 +38,7 @@ static void *setup_thread(void *arg)
 {
 	const struct nsb_setup_thread *t = arg;
 
+	nsb_prefault_thread(NSB_PREFAULT_THREAD_STACK);
 	t->fn(t->arg);
 	if (!NSB_ASAN)
 		syscall(SYS_exit, 0);

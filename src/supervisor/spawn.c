@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/fmt.h"
+#include "base/prefault.h"
 #include "sandbox/init.h"
 #include "core/namespaces.h"
 #include "seccomp/filter.h"
@@ -389,8 +390,12 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 			nsb_error_set(e, r, NSB_STAGE_CLONE, "create the sandbox's namespaces");
 		goto fail;
 	}
-	if (pid == 0)
+	if (pid == 0) {
+		/* init's own copies, at once, of the stack pages it is about
+		 * to write (base/prefault.h) */
+		nsb_prefault_child(NSB_PREFAULT_CHILD_STACK);
 		child_main(plan, stdio, &ch, used_clone3);
+	}
 	close_child_ends(&ch);
 
 	r = release_init(pid, cgroup_fd, used_clone3, &ch, e);

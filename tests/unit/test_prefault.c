@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * prefault.c, checked against the kernel: the pages it is asked for are
+ * resident before anything writes them (mincore), and a child's stack
+ * pages are its own copies before it writes them (/proc/self/pagemap's
+ * "exclusively mapped" bit), where without the call they are not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+
+#include "base/prefault.h"
+
+#define PAGE ((uintptr_t)4096)
+
+/* How many of the pages of [lo, hi) are resident, by the kernel's count. */
+static size_t resident(uintptr_t lo, uintptr_t hi)
+{
+	unsigned char vec[256];
+	size_t n = 0;
+
+	lo &= ~(PAGE - 1);
+	cr_assert(hi > lo && (hi - lo) / PAGE <= sizeof(vec));
+	cr_assert(mincore((void *)lo, hi - lo, vec) == 0, "mincore: %s", strerror(errno));
+	for (size_t i = 0; i < (hi - lo + PAGE - 1) / PAGE; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/* ---- a thread's stack --------------------------------------------- */
+
+struct on_stack {
+	bool prefault;
+	uintptr_t sp;
+	size_t below, further;
+};
+
+static __attribute__((noinline)) void *thread_main(void *arg)
+{
+	struct on_stack *s = arg;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) & ~(PAGE - 1);
+
+	if (s->prefault)
+		nsb_prefault_thread(NSB_PREFAULT_THREAD_STACK);
+	/* The pages below this frame's, which nothing has written: all
+	 * there with the call, none without it; and none further down. */
+	s->sp = sp;
+	s->below = resident(sp - NSB_PREFAULT_THREAD_STACK + PAGE, sp - PAGE);
+	s->further = resident(sp - NSB_PREFAULT_THREAD_STACK - 8 * PAGE,
+			      sp - NSB_PREFAULT_THREAD_STACK - 2 * PAGE);
+	return NULL;
+}
+
+/* On a fresh mapping of 1 MiB, as init's setup threads have. */
+static void run_on_fresh_stack(struct on_stack *s)
+{
+	size_t size = 1u << 20;
+	void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	pthread_attr_t attr;
+	pthread_t t;
+
+	cr_assert(stack != MAP_FAILED);
+	cr_assert(pthread_attr_init(&attr) == 0);
+	cr_assert(pthread_attr_setstack(&attr, stack, size) == 0);
+	cr_assert(pthread_create(&t, &attr, thread_main, s) == 0);
+	cr_assert(pthread_join(t, NULL) == 0);
+	pthread_attr_destroy(&attr);
+	munmap(stack, size);
+}
+
+Test(prefault, a_threads_stack_below_its_frame_is_resident_before_it_is_written)
+{
+	struct on_stack with = {.prefault = true}, without = {.prefault = false};
+	size_t pages = NSB_PREFAULT_THREAD_STACK / PAGE - 2;
+
+	run_on_fresh_stack(&without);
+	run_on_fresh_stack(&with);
+	cr_log_info("resident below the frame: %zu of %zu pages without, %zu with", without.below,
+		    pages, with.below);
+	cr_expect(eq(sz, without.below, 0), "without the call: %zu pages", without.below);
+	cr_expect(eq(sz, with.below, pages), "with it: %zu of %zu pages", with.below, pages);
+	cr_expect(eq(sz, with.further, 0), "below the depth asked: %zu pages", with.further);
+}
+
+/* ---- the heap ----------------------------------------------------- */
+
+Test(prefault, malloc_hands_out_heap_pages_already_resident)
+{
+	size_t size = NSB_PREFAULT_MAIN_HEAP;
+	char *p;
+
+	/* Every free page of the heap given back: what malloc hands out
+	 * next is resident only if something populated it. */
+	malloc_trim(0);
+	p = malloc(size - 4096);
+	cr_assert(p != NULL);
+	size_t before = resident((uintptr_t)p + PAGE, (uintptr_t)p + size - 2 * PAGE);
+	free(p);
+	malloc_trim(0);
+
+	nsb_prefault_main(0, size);
+	p = malloc(size - 4096);
+	cr_assert(p != NULL);
+	size_t after = resident((uintptr_t)p + PAGE, (uintptr_t)p + size - 2 * PAGE);
+	size_t pages = (size - 3 * PAGE) / PAGE;
+	cr_log_info("resident in a fresh block: %zu of %zu pages before, %zu after", before, pages,
+		    after);
+	cr_expect(lt(sz, before, pages / 2), "before the call: %zu of %zu pages", before, pages);
+	cr_expect(ge(sz, after, pages - 1), "after it: %zu of %zu pages", after, pages);
+	free(p);
+}
+
+/* VmHWM of this process, in KiB. */
+static long hwm_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	cr_assert(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+Test(prefault, a_block_off_the_heap_is_not_populated)
+{
+	/* Above the mmap threshold the block is a mapping of its own, which
+	 * free() unmaps: populating it would only raise the peak RSS. */
+	long before = hwm_kb();
+
+	nsb_prefault_main(0, 16u << 20);
+	long after = hwm_kb();
+	cr_log_info("VmHWM %ld -> %ld KiB", before, after);
+	cr_expect(lt(long, after - before, 1024), "VmHWM %ld -> %ld KiB", before, after);
+}
+
+/* ---- a child's copies of the stack --------------------------------- */
+
+/* The pagemap flags of the page holding @addr (bit 56: exclusively
+ * mapped, that is not shared with the parent). */
+static uint64_t pagemap(uintptr_t addr)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, sizeof(e), (off_t)(addr / PAGE * sizeof(e))) != (ssize_t)sizeof(e))
+		e = 0;
+	close(fd);
+	return e;
+}
+
+#define PM_PRESENT   (1ull << 63)
+#define PM_EXCLUSIVE (1ull << 56)
+
+/* In the child: how many pages of [lo, hi) are present and its own. */
+static int own_pages(uintptr_t lo, uintptr_t hi)
+{
+	int n = 0;
+
+	for (uintptr_t a = lo & ~(PAGE - 1); a < hi; a += PAGE) {
+		uint64_t e = pagemap(a);
+		n += (e & PM_PRESENT) && (e & PM_EXCLUSIVE);
+	}
+	return n;
+}
+
+struct forked {
+	int own, pages;
+};
+
+/* The fork, 36 KiB of written stack below @top, the frame that called
+ * nsb_prefault_main: the child counts its own pages among those between
+ * (what it writes itself after the fork lies below), after
+ * nsb_prefault_child when @prefault. */
+static __attribute__((noinline)) void fork_deep(bool prefault, int pipe_wr, uintptr_t top,
+						int depth)
+{
+	volatile char pad[12288];
+
+	for (size_t i = 0; i < sizeof(pad); i += 256)
+		pad[i] = (char)i;
+	if (depth > 0) {
+		fork_deep(prefault, pipe_wr, top, depth - 1);
+		pad[0] = 1; /* no tail call: this frame stays */
+		return;
+	}
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	pid_t pid = fork();
+
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		struct forked f = {0};
+		if (prefault)
+			nsb_prefault_child(NSB_PREFAULT_CHILD_STACK);
+		uintptr_t lo = (sp & ~(PAGE - 1)) + PAGE, hi = top & ~(PAGE - 1);
+		f.own = own_pages(lo, hi);
+		f.pages = (int)((hi - lo) / PAGE);
+		_exit(write(pipe_wr, &f, sizeof(f)) == (ssize_t)sizeof(f) ? 0 : 1);
+	}
+	int status;
+	cr_assert(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static __attribute__((noinline)) struct forked child_counts(bool prefault)
+{
+	int p[2];
+	struct forked f = {0};
+
+	cr_assert(pipe(p) == 0);
+	/* This frame stands for main's. */
+	nsb_prefault_main(0, 0);
+	fork_deep(prefault, p[1], (uintptr_t)__builtin_frame_address(0), 2);
+	cr_assert(read(p[0], &f, sizeof(f)) == (ssize_t)sizeof(f));
+	close(p[0]);
+	close(p[1]);
+	return f;
+}
+
+Test(prefault, a_childs_stack_pages_are_its_own_before_it_writes_them)
+{
+	if (!(pagemap((uintptr_t)__builtin_frame_address(0)) & PM_PRESENT))
+		cr_skip_test("/proc/self/pagemap reports no present bit here");
+	struct forked without = child_counts(false), with = child_counts(true);
+
+	cr_log_info("own pages above the fork's frame: %d of %d without, %d with", without.own,
+		    without.pages, with.own);
+	cr_expect(eq(int, without.own, 0), "without the call: %d of %d", without.own,
+		  without.pages);
+	cr_expect(ge(int, with.pages, 4), "only %d pages between the frames", with.pages);
+	cr_expect(eq(int, with.own, with.pages), "with it: %d of %d", with.own, with.pages);
+}
+
+Test(prefault, an_unmapped_range_is_an_error_and_nothing_else)
+{
+	size_t size = 4 * PAGE;
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	cr_assert(p != MAP_FAILED);
+	cr_expect(eq(int, nsb_prefault_range(p, (char *)p + size), 0));
+	cr_expect(eq(sz, resident((uintptr_t)p, (uintptr_t)p + size), 4));
+	munmap(p, size);
+	cr_expect(eq(int, nsb_prefault_range(p, (char *)p + size), -ENOMEM));
+}
