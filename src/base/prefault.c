@@ -70,10 +70,3 @@ __attribute__((noinline)) void nsb_prefault_child(size_t depth)
 	(void)nsb_prefault_range((const void *)sp, (const void *)main_top);
 	(void)nsb_prefault_range((const void *)(sp - depth), (const void *)sp);
 }
-
-__attribute__((noinline)) void nsb_prefault_thread(size_t depth)
-{
-	uintptr_t sp = CALLER_FRAME();
-
-	(void)nsb_prefault_range((const void *)(sp - depth), (const void *)sp);
-}

@@ -27,9 +27,10 @@
  * clone's frame up to main's: copied at once instead of one
  * copy-on-write fault each (6 of them). */
 #define NSB_PREFAULT_CHILD_STACK (16u << 10)
-/* The setup threads, on stacks of their own (setup_thread.h): 24 KiB
- * below the thread's first frame. */
-#define NSB_PREFAULT_THREAD_STACK (24u << 10)
+/* The setup threads' stacks (setup_thread.h), from their top, where
+ * glibc puts the thread's descriptor above its first frames: written down
+ * to 28 KiB below it. */
+#define NSB_PREFAULT_THREAD_STACK (32u << 10)
 
 /*
  * The supervisor's main, first: @stack bytes below the caller's frame and
@@ -47,9 +48,6 @@ void nsb_prefault_main(size_t stack, size_t heap);
  * from.  Nothing when it was not.
  */
 void nsb_prefault_child(size_t depth);
-
-/* A thread on a fresh stack, first: @depth bytes below the caller's frame. */
-void nsb_prefault_thread(size_t depth);
 
 /* The range [@lo, @hi), widened to whole pages, populated for writing.
  * Returns 0 or -errno (EINVAL: no MADV_POPULATE_WRITE; ENOMEM: a page of

@@ -38,7 +38,6 @@ static void *setup_thread(void *arg)
 {
 	const struct nsb_setup_thread *t = arg;
 
-	nsb_prefault_thread(NSB_PREFAULT_THREAD_STACK);
 	t->fn(t->arg);
 	if (!NSB_ASAN)
 		syscall(SYS_exit, 0);
@@ -89,6 +88,12 @@ int nsb_setup_thread_start(struct nsb_setup_thread *t, unsigned fds, size_t stac
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 		if (t->stack == MAP_FAILED)
 			t->stack = NULL;
+		else
+			/* glibc's thread descriptor and the thread's first
+			 * frames, at the top (base/prefault.h) */
+			(void)nsb_prefault_range((char *)t->stack + stack_size -
+							 NSB_PREFAULT_THREAD_STACK,
+						 (char *)t->stack + stack_size);
 		cpu_set_t cpus;
 		if (other_cpus(&cpus))
 			/* best effort: the thread runs anyway without it */
