@@ -20,6 +20,7 @@
 
 #include "base/clock.h"
 #include "base/fdpass.h"
+#include "base/macro.h"
 #include "base/trim.h"
 #include "sandbox/init.h"
 #include "supervisor/ptyrelay.h"
@@ -258,6 +259,12 @@ static int reap(struct sv *v, struct nsb_error *e)
 
 /* ---- setup, loop, verdict ---------------------------------------------------- */
 
+/* The pumps' buffers, the output's and the input's: static storage whose
+ * pages only a pump that cannot splice ever touches (a malloc of their
+ * size was a mapping of its own: one mmap and one munmap a launch).  One
+ * supervision at a time per process. */
+static char pump_bufs[2 * NSB_PUMP_BUF] _large_bss_("nsb_pump");
+
 /* Signals, the caller's terminal, buffers, the deadline. */
 static int sv_start(struct sv *v, struct nsb_error *e)
 {
@@ -283,12 +290,8 @@ static int sv_start(struct sv *v, struct nsb_error *e)
 	v->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (v->sfd < 0)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_SUPERVISE, "create signalfd");
-	/* One allocation for both (one mmap and one munmap; pages that
-	 * splice never needs are never touched).  v->buf owns it. */
-	v->buf = malloc(2 * (size_t)NSB_PUMP_BUF);
-	if (!v->buf)
-		return nsb_error_set(e, -ENOMEM, NSB_STAGE_SUPERVISE, "allocate the stdio buffers");
-	v->in.buf = v->buf + NSB_PUMP_BUF;
+	v->buf = pump_bufs;
+	v->in.buf = pump_bufs + NSB_PUMP_BUF;
 	if (v->o->timeout_ms) {
 		v->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 		if (v->tfd < 0 || arm(v->tfd, v->o->timeout_ms) < 0)
@@ -536,7 +539,6 @@ static int sv_abort(struct sv *v, int r)
 	nsb_closep(&v->sfd);
 	nsb_closep(&v->tfd);
 	nsb_closep(&v->wfd);
-	free(v->buf);
 	return r;
 }
 
@@ -563,7 +565,6 @@ int nsb_supervise(struct nsb_sandbox *sb, const struct nsb_supervise_opts *o,
 	nsb_closep(&v.sfd);
 	nsb_closep(&v.tfd);
 	nsb_closep(&v.wfd);
-	free(v.buf);
 
 	if (v.got == sizeof(v.child_err)) {
 		f.setup_error = &v.child_err;
