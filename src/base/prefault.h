@@ -27,11 +27,6 @@
  * clone's frame up to main's: copied at once instead of one
  * copy-on-write fault each (6 of them). */
 #define NSB_PREFAULT_CHILD_STACK (16u << 10)
-/* The setup threads' stacks (setup_thread.h), from their top, where
- * glibc puts the thread's descriptor above its first frames: written down
- * to 28 KiB below it. */
-#define NSB_PREFAULT_THREAD_STACK (32u << 10)
-
 /*
  * The supervisor's main, first: @stack bytes below the caller's frame and
  * @heap bytes of malloc's heap (a block that size allocated, populated and

@@ -2,9 +2,17 @@
 /*
  * init's setup between hiding and the payload's fork: the sandbox's world
  * (mounts, network namespace, hostname, pty) and init's lock-down (no
- * capabilities, no_new_privs, Landlock, the seccomp filter).  In order, or,
- * for the default launch, the mounts on a thread while init makes the rest
- * and locks itself down (build_beside).
+ * capabilities, no_new_privs, Landlock, the seccomp filter), in order, on
+ * init's one thread.
+ *
+ * The mounts once ran on a thread beside the network namespace and init's
+ * lock-down, and the network namespace on one beside the mounts before
+ * that.  On a guest whose page faults and wake-ups of an idle vCPU are
+ * dear (a PVM guest, kernel fc-v1272: a fault 10 µs, a cross-CPU wake-up
+ * 124 µs), a second CPU running init's address space cost 8 % of a
+ * launch's CPU time and 10 % of the launches per second 4 at a time on 2
+ * CPUs, for a launch no shorter (1.010 and 0.995 paired, root, 200-300
+ * rounds; 0.994 as an unprivileged user): it is built in order.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +27,6 @@
 #include "sandbox/landlock.h"
 #include "sandbox/mount.h"
 #include "sandbox/net.h"
-#include "sandbox/setup_thread.h"
 #include "seccomp/filter.h"
 
 /*
@@ -102,29 +109,22 @@ static void close_mount_fds(const struct nsb_init_args *a)
 		close(p->etc_snapshot_fd);
 }
 
-/* The sandbox's world in order: mounts (the network namespace meanwhile,
- * on a thread), loopback, hostname, and the pty if asked. */
+/* The sandbox's world in order: the network namespace with its loopback,
+ * mounts, hostname, and the pty if asked. */
 static int init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
 {
 	const struct nsb_plan *p = a->plan;
-	struct nsb_net_job net;
 	int r;
 
 	if (p->isolation == NSB_ISO_LANDLOCK)
 		return landlock_build(a, slave, e);
-	/* The network namespace is made meanwhile (net.h says how). */
-	if (!p->share_net)
-		nsb_net_start(&net, (unsigned)p->n_ops + NSB_INIT_SPARE_FDS);
-	r = nsb_mount_setup(p, a->overlay_wr, e);
+	/* The network namespace first: what the mounts make is then the
+	 * sandbox's from the start (sysfs, for one, is the mounter's network
+	 * namespace's). */
+	r = p->share_net ? 0 : nsb_net_make(e);
+	if (r == 0)
+		r = nsb_mount_setup(p, a->overlay_wr, e);
 	close_mount_fds(a);
-	if (!p->share_net) {
-		/* Joined on every path: the job owns descriptors.  The mounts'
-		 * error, if any, is the one reported. */
-		struct nsb_error ignored = {0};
-		int rn = nsb_net_enter(&net, r < 0 ? &ignored : e);
-		if (r == 0)
-			r = rn;
-	}
 	if (r == 0 && p->proxy_port)
 		r = nsb_net_proxy_listen(p->proxy_port, a->net_wr, e);
 	if (r < 0)
@@ -198,9 +198,8 @@ static int init_lock_down(const struct nsb_init_args *a, int slave, struct nsb_e
 	 * refuse seccomp() itself).  When the profile asks for it, the same
 	 * call first puts on the small unmapped-ids program the supervisor
 	 * built from the mapped ids (seccomp/ids.c says why it is separate).
-	 * nsbox's own openat2 (mount.c) has run by now, or runs on the mount
-	 * thread, which carries no filter: the shipped profiles answer it
-	 * ENOSYS.
+	 * nsbox's own openat2 (mount.c) has run by now: the shipped
+	 * profiles answer it ENOSYS.
 	 */
 	if (p->seccomp && p->seccomp->notify && a->pty_wr >= 0)
 		r = init_seccomp(a, e);
@@ -219,99 +218,9 @@ static int init_lock_down(const struct nsb_init_args *a, int slave, struct nsb_e
 	return 0;
 }
 
-/* ---- the default launch: the mounts beside the rest ------------------ */
-
-struct mount_job {
-	const struct nsb_init_args *a;
-	int err; /* 0 or -errno, with e */
-	struct nsb_error e;
-};
-
-static void mount_job(void *arg)
-{
-	struct mount_job *j = arg;
-
-	j->err = nsb_mount_setup(j->a->plan, j->a->overlay_wr, &j->e);
-}
-
-/* Virtual: only the pages the mounts touch are ever faulted in. */
-#define MOUNT_STACK_SIZE (1u << 20)
-
-/*
- * The mounts take most of init's setup, and nothing of the rest needs
- * them: the network namespace, the hostname and init's own lock-down (the
- * capability sets and no_new_privs are the calling thread's, and so is the
- * seccomp filter, whose compilation by the kernel is the dearest call of a
- * launch after the network namespace).  So the mounts run on a thread,
- * with the capabilities init had when it made the thread, while init does
- * the rest and locks itself down; init then waits for the thread and forks
- * the payload, which inherits init's filter and namespaces and the mount
- * table and root the thread made (threads share them).  Under a profile
- * that does not let every futex call through, init locks down after the
- * wait instead, which may be a futex call.  init touches no path meanwhile
- * but /proc/self/status, its own wherever it is read.
- *
- * Not with a pty (its master must reach the supervisor before the
- * listener, and it needs the sandbox's devpts), when the network is
- * shared, nor under --pids 2 in a cgroup (nsb_init_build).  The mounts' error, if any, is the one reported, as in order.
- * Returns 1 when done, 0 when no thread could be had (nothing done: the
- * caller builds in order), or -errno.
- */
-static int build_beside(const struct nsb_init_args *a, struct nsb_error *e)
-{
-	const struct nsb_plan *p = a->plan;
-	struct nsb_setup_thread t;
-	struct mount_job mj = {.a = a};
-	/* pthread_join may wait in futex: a profile that does not let every
-	 * futex call through goes on after the join (filter.h). */
-	bool lock_after = p->seccomp && p->seccomp->futex_refused;
-	int r, rj;
-
-	r = nsb_setup_thread_start(&t, (unsigned)p->n_ops + NSB_INIT_SPARE_FDS, MOUNT_STACK_SIZE,
-				   mount_job, &mj);
-	if (r <= 0)
-		return r < 0 ? nsb_error_set(e, r, NSB_STAGE_NET,
-					     "rewind the pid namespace's ns_last_pid")
-			     : 0;
-	/* The thread has its pid: the next one is the payload's. */
-	r = nsb_setup_thread_rewind(&t);
-	if (r < 0)
-		r = nsb_error_set(e, r, NSB_STAGE_NET, "make pid 2 the payload's (ns_last_pid)");
-	if (r == 0)
-		r = nsb_net_make(e);
-	if (r == 0 && p->proxy_port)
-		r = nsb_net_proxy_listen(p->proxy_port, a->net_wr, e);
-	if (r == 0 && sethostname(p->hostname, strlen(p->hostname)) < 0)
-		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_HOSTNAME, "set hostname '%s'",
-				  p->hostname);
-	if (r == 0 && !lock_after)
-		r = init_lock_down(a, -1, e);
-	rj = nsb_setup_thread_join(&t);
-	close_mount_fds(a);
-	if (rj < 0)
-		return nsb_error_set(e, rj, NSB_STAGE_MOUNT, "wait for the mount thread");
-	if (mj.err < 0)
-		return (*e = mj.e, mj.err);
-	if (r == 0 && lock_after)
-		r = init_lock_down(a, -1, e);
-	return r < 0 ? r : 1;
-}
-
 int nsb_init_build(const struct nsb_init_args *a, int *slave, struct nsb_error *e)
 {
-	const struct nsb_plan *p = a->plan;
-	int r;
+	int r = init_build(a, slave, e);
 
-	/* Under a cgroup pids.max of 2 (init and the command) the thread
-	 * would hold the command's place until the kernel has released it,
-	 * which the join does not wait for: such a run builds in order. */
-	bool pids_room = !(p->limits.pids_via == NSB_VIA_CGROUP && p->limits.pids < 3);
-
-	if (p->isolation != NSB_ISO_LANDLOCK && !p->share_net && !a->stdio->pty && pids_room) {
-		r = build_beside(a, e);
-		if (r != 0)
-			return r < 0 ? r : 0;
-	}
-	r = init_build(a, slave, e);
 	return r < 0 ? r : init_lock_down(a, *slave, e);
 }

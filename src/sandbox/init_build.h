@@ -6,13 +6,6 @@
 #include "sandbox/init.h"
 
 /*
- * Descriptors init holds during the mounts beyond one per mount op: its own
- * (stdio, the supervisor's sockets, the signalfd), the device nodes, the
- * tmpfs and proc trees, and a batch of deferred closes (DEFER_MAX).
- */
-#define NSB_INIT_SPARE_FDS 128
-
-/*
  * The sandbox's world (mounts, network namespace, hostname, the pty if
  * asked) and init's lock-down (capabilities, no_new_privs, Landlock, the
  * seccomp filter and its listener's handoff, a session of its own).  On

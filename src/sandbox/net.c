@@ -20,7 +20,6 @@
 
 #include "base/util.h"
 #include "sandbox/net.h"
-#include "sandbox/setup_thread.h"
 
 #define LO_NAME "lo"
 
@@ -111,64 +110,4 @@ int nsb_net_make(struct nsb_error *e)
 		return nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET,
 				     "create the network namespace");
 	return nsb_net_lo_up(e);
-}
-
-/* On the thread: the namespace, lo up, and an fd to it for init.  Through
- * the caller's /proc, before the sandbox has its own: a thread may always
- * read its own namespace links. */
-static void net_thread_job(void *arg)
-{
-	struct nsb_net_job *j = arg;
-
-	j->err = nsb_net_make(&j->e);
-	if (j->err < 0)
-		return;
-	j->fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (j->fd < 0)
-		j->err = nsb_error_set(&j->e, nsb_negerrno(), NSB_STAGE_NET,
-				       "open the new network namespace");
-}
-
-/* The thread's stack: the job needs lo_up's buffer and libmnl, no more. */
-#define NET_STACK_SIZE (128u << 10)
-
-void nsb_net_start(struct nsb_net_job *j, unsigned fds)
-{
-	*j = (struct nsb_net_job){.fd = -1};
-	int r = nsb_setup_thread_start(&j->t, fds, NET_STACK_SIZE, net_thread_job, j);
-	if (r > 0)
-		return;
-	if (r < 0) {
-		j->err = nsb_error_set(&j->e, r, NSB_STAGE_NET,
-				       "rewind the pid namespace's ns_last_pid");
-		return;
-	}
-	j->err = nsb_net_make(&j->e); /* init is in it already */
-}
-
-int nsb_net_enter(struct nsb_net_job *j, struct nsb_error *e)
-{
-	int r = 0;
-
-	if (j->t.threaded) {
-		r = nsb_setup_thread_join(&j->t);
-		if (r < 0)
-			r = nsb_error_set(e, r, NSB_STAGE_NET, "wait for the network thread");
-		else if (j->err < 0)
-			r = (*e = j->e, j->err);
-		else if (j->fd < 0)
-			/* never run the payload in the caller's namespace */
-			r = nsb_error_setx(e, -EPROTO, NSB_STAGE_NET,
-					   "the network thread made no namespace");
-		else if ((r = nsb_setup_thread_rewind(&j->t)) < 0)
-			r = nsb_error_set(e, r, NSB_STAGE_NET,
-					  "make pid 2 the payload's (ns_last_pid)");
-	} else if (j->err < 0) {
-		r = (*e = j->e, j->err);
-	}
-	if (r == 0 && j->fd >= 0 && setns(j->fd, CLONE_NEWNET) < 0)
-		r = nsb_error_set(e, nsb_negerrno(), NSB_STAGE_NET, "enter the network namespace");
-	nsb_closep(&j->fd);
-	nsb_setup_thread_rewind(&j->t); /* closes it, whatever came before */
-	return r;
 }

@@ -146,19 +146,6 @@ void nsb_seccomp_keep_handoff(struct nsb_bpf *b)
 	}
 }
 
-void nsb_seccomp_mark_futex(struct nsb_bpf *b)
-{
-	const struct seccomp_data d = {.nr = SYS_futex, .arch = nsb_seccomp_arch()};
-	bool reads = false;
-	uint32_t ret;
-
-	b->futex_refused = false;
-	if (b->none)
-		return;
-	ret = nsb_bpf_eval_args(b->insns, b->n_insns, &d, &reads) & SECCOMP_RET_ACTION_FULL;
-	b->futex_refused = reads || (ret != SECCOMP_RET_ALLOW && ret != SECCOMP_RET_LOG);
-}
-
 /* seccomp_export_bpf() only writes to an fd (libseccomp 2.5 has no in-memory
  * export): go through a memfd and read the program back. */
 static int export_to_memory(scmp_filter_ctx ctx, struct sock_filter **ret, size_t *ret_n,

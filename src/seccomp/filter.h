@@ -68,9 +68,6 @@ struct nsb_bpf {
 	/* notify was dropped: the profile refuses sendmsg or close, with which
 	 * init hands the listener over (nsb_seccomp_keep_handoff). */
 	bool handoff_refused;
-	/* Not every futex call passes (nsb_seccomp_mark_futex): init joins
-	 * its mount thread, a futex wait, before it puts the program on. */
-	bool futex_refused;
 };
 
 /* The native arch's AUDIT_ARCH_ value (seccomp_arch_native(), without
@@ -145,16 +142,6 @@ int nsb_seccomp_install_listener(const struct nsb_bpf *b, int *ret_listener, str
  * Call before nsb_seccomp_bind_ids.  Pure.
  */
 void nsb_seccomp_keep_handoff(struct nsb_bpf *b);
-
-/*
- * Set futex_refused unless the program lets every futex call through
- * (allow or log, whatever the arguments).  init's wait for its mount thread
- * (pthread_join) may be a futex call, which a profile written for the
- * command (refusing it, killing for it, reporting it, or learning) must
- * not meet.  Call after nsb_seccomp_keep_handoff, which may change what
- * the program answers.  Pure.
- */
-void nsb_seccomp_mark_futex(struct nsb_bpf *b);
 
 /* Turn every SECCOMP_RET_USER_NOTIF return of insns into the
  * SECCOMP_RET_ERRNO its data carries; returns how many.  Pure. */

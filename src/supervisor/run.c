@@ -71,16 +71,12 @@ static int setup_seccomp(struct nsb_run *run, struct nsb_error *e)
 			return nsb_error_setx(
 				e, -EINVAL, NSB_STAGE_USAGE,
 				"--seccomp-learn runs without a profile: it cannot go with --seccomp or --seccomp-export");
-		r = nsb_seccomp_learn_program(&run->bpf, e);
-		if (r == 0)
-			nsb_seccomp_mark_futex(&run->bpf);
-		return r;
+		return nsb_seccomp_learn_program(&run->bpf, e);
 	}
 	r = nsb_seccomp_load(cfg->seccomp ? cfg->seccomp : "default", &run->bpf, e);
 	if (r < 0)
 		return r;
 	nsb_seccomp_keep_handoff(&run->bpf);
-	nsb_seccomp_mark_futex(&run->bpf);
 	/* The unmapped-ids filter needs the ids the sandbox maps, which only a
 	 * run has (a commandless --seccomp-export writes the profile alone). */
 	if (cfg->cmd_argv) {

@@ -215,13 +215,8 @@ ParameterizedTestParameters(faults, inject)
 		{"mount_setattr:error=EPERM:when=3", "mount", "read-only"},
 		{"pivot_root:error=EPERM", "pivot_root", "new root"},
 		{"socket:error=EPERM", "net", "loopback"},
-		/* init's network namespace (beside the mount thread, init_build.c),
-		 * and without that thread */
+		/* init's network namespace (init_build.c) */
 		{"unshare:error=EPERM", "net", "network namespace"},
-		/* ns_last_pid back to 1 after the mount thread took its pid
-		 * (the first write points it past 2): the payload must be 2. */
-		{"pwrite64:error=EPERM:when=2", "net", "make pid 2 the payload's"},
-		{"open:/ns_last_pid", "", ""},
 		{"capset:error=EPERM", "caps", "capabilit"},
 		{"seccomp:error=EPERM", "seccomp", "seccomp"},
 		{"sethostname:error=EPERM", "hostname", "hostname"},

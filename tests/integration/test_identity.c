@@ -58,9 +58,8 @@ NSB_ITEST(identity, payload_and_init_hold_no_capability_and_no_new_privs)
 	}
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "self.NoNewPrivs"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.NoNewPrivs"), "1");
-	/* init's setup thread (the mounts, with init's capabilities and no
-	 * filter) has ended before the payload was forked: init is one
-	 * thread, the filtered one. */
+	/* init is one thread, the filtered one: no thread of it with init's
+	 * capabilities and no filter lives beside the payload. */
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Threads"), "1");
 	ITEST_EXPECT_STR(&r, itest_kv(r.out, "pid1.Seccomp"), "2");
 	itest_run_close(&r);
@@ -83,9 +82,9 @@ static void own_cpu_list(char buf[static 256])
 
 NSB_ITEST(identity, init_and_the_command_keep_the_callers_cpus)
 {
-	/* init's setup thread is kept off init's CPU (setup_thread.c); init
-	 * and the command must still run where the caller may: all its CPUs,
-	 * its first one alone, its last one alone. */
+	/* init and the command run where the caller may: all its CPUs, its
+	 * first one alone, its last one alone (nsbox sets no affinity of its
+	 * own). */
 	cpu_set_t caller, want;
 	char list[256];
 	int first = -1, last = -1;

@@ -195,10 +195,9 @@ NSB_ITEST(violations, a_kill_rule_ends_with_sigsys_and_reason_seccomp)
 
 /*
  * A profile written for a command that needs no futex: refused or killed,
- * it is the command's, never init's (whose wait for its mount thread may
- * be a futex call: init locks down after it under such a profile).  Each
- * run is repeated: the wait met the filter only when the thread was not
- * done yet, which was most runs.
+ * it is the command's, never init's, which makes no futex call under its
+ * filter (it once waited for a setup thread there).  Each run is repeated,
+ * as when that wait met the filter only in some runs.
  */
 NSB_ITEST(violations, a_profile_refusing_futex_is_met_by_the_command_only)
 {

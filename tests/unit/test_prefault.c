@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,61 +35,6 @@ static size_t resident(uintptr_t lo, uintptr_t hi)
 	for (size_t i = 0; i < (hi - lo + PAGE - 1) / PAGE; i++)
 		n += vec[i] & 1;
 	return n;
-}
-
-/* ---- a thread's stack --------------------------------------------- */
-
-struct on_stack {
-	size_t below, further;
-};
-
-static __attribute__((noinline)) void *thread_main(void *arg)
-{
-	struct on_stack *s = arg;
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0) & ~(PAGE - 1);
-
-	/* The pages below this frame's, which nothing has written yet. */
-	s->below = resident(sp - 4 * PAGE, sp - PAGE);
-	s->further = resident(sp - 12 * PAGE, sp - 9 * PAGE);
-	return NULL;
-}
-
-/* On a fresh mapping of 1 MiB, as init's setup threads have, its top
- * populated as nsb_setup_thread_start does when @prefault. */
-static void run_on_fresh_stack(struct on_stack *s, bool prefault)
-{
-	size_t size = 1u << 20;
-	char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	pthread_attr_t attr;
-	pthread_t t;
-
-	cr_assert(stack != MAP_FAILED);
-	if (prefault)
-		cr_assert(eq(
-			int,
-			nsb_prefault_range(stack + size - NSB_PREFAULT_THREAD_STACK, stack + size),
-			0));
-	cr_assert(pthread_attr_init(&attr) == 0);
-	cr_assert(pthread_attr_setstack(&attr, stack, size) == 0);
-	cr_assert(pthread_create(&t, &attr, thread_main, s) == 0);
-	cr_assert(pthread_join(t, NULL) == 0);
-	pthread_attr_destroy(&attr);
-	munmap(stack, size);
-}
-
-Test(prefault, a_threads_first_frames_are_resident_before_it_writes_them)
-{
-	struct on_stack with, without;
-
-	run_on_fresh_stack(&without, false);
-	run_on_fresh_stack(&with, true);
-	cr_log_info("resident below the thread's frame: %zu of 3 pages without, %zu with",
-		    without.below, with.below);
-	cr_expect(eq(sz, without.below, 0), "without the call: %zu pages", without.below);
-	cr_expect(eq(sz, with.below, 3), "with it: %zu of 3 pages", with.below);
-	/* and never more than the top NSB_PREFAULT_THREAD_STACK */
-	cr_expect(eq(sz, with.further, 0), "36-48 KiB below the frame: %zu pages", with.further);
 }
 
 /* ---- the heap ----------------------------------------------------- */
