@@ -9,7 +9,9 @@
 #include "base/prefault.h"
 #include "base/macro.h"
 
-#define PAGE ((uintptr_t)4096)
+/* getpagesize: sysconf is a 64 KiB window of libc's text of its own
+ * (as in sandbox/payload.c). */
+#define PAGE ((uintptr_t)getpagesize())
 
 /* The end of the page nsb_prefault_main's caller has its frame in. */
 static uintptr_t main_top;

@@ -27,6 +27,7 @@
  * clone's frame up to main's: copied at once instead of one
  * copy-on-write fault each (6 of them). */
 #define NSB_PREFAULT_CHILD_STACK (16u << 10)
+
 /*
  * The supervisor's main, first: @stack bytes below the caller's frame and
  * @heap bytes of malloc's heap (a block that size allocated, populated and

@@ -5,7 +5,6 @@
  * kernel rather than assumed from a successful sendto().
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <net/if.h> /* IFF_UP */
 #include <sched.h>
 #include <stdint.h>
