@@ -364,8 +364,8 @@ int nsb_spawn(const struct nsb_plan *plan, const struct nsb_stdio *stdio, int cg
 	struct channels ch = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1},
 			      {-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
 	_Static_assert(sizeof(ch) == 9 * sizeof(ch.sync), "every pair starts closed");
-	/* No CLONE_NEWNET: init makes the network namespace on a thread,
-	 * beside the mounts (sandbox/net.h). */
+	/* No CLONE_NEWNET: init makes the network namespace itself, first of
+	 * its steps, unless the run shares the caller's (sandbox/net.h). */
 	bool landlock = plan->isolation == NSB_ISO_LANDLOCK;
 	/* A Landlock run is a plain child (sandbox/landlock.h confines it). */
 	uint64_t flags = landlock ? 0
