@@ -649,6 +649,39 @@ def table_pump(rows):
         "nsbox --max-output, through the supervisor; bwrap: the payload writes to the pipe.\n")
 
 
+GUEST_STEPS = [
+    ("syscall", "a system call (getppid)"),
+    ("fault_anon", "first write to a fresh anonymous page, per page"),
+    ("populate_write", "the same after MADV_POPULATE_WRITE of the pages, per page (populate included)"),
+    ("fork_parent", "fork, until it returns in the parent"),
+    ("fork_child_runs", "fork, until the child runs (its new address space)"),
+    ("exit_reaped", "exit, until the parent's waitpid returns"),
+    ("vfork_reaped", "vfork (the child on its parent's memory), until reaped"),
+    ("fork_exec_static", "fork, exec of a static program, exit, reaped"),
+    ("wake_same_cpu", "wake-up of a process blocked on a pipe, on the waker's CPU"),
+    ("wake_other_cpu", "the same on another CPU, idle for 1 ms"),
+]
+
+
+def table_guest(rows):
+    head = ["step", "median", "p10", "p90", "unit"]
+    by = {r["measure"]: r for r in rows}
+    out = []
+    for key, what in GUEST_STEPS:
+        r = by.get(key)
+        if r is None:
+            continue
+        cells = [r[c] if r[c] == "-" else f"{float(r[c]):.{0 if r['unit'] == 'ns' else 1}f}"
+                 for c in ("median", "p10", "p90")]
+        out.append([what] + cells + [r["unit"]])
+    return md_table(head, out) + (
+        "\nbench/guestcost.c, as the caller, outside any sandbox: what this machine charges for "
+        "the steps every launcher repeats.  A launch of `/bin/true` execs twice with each "
+        "launcher (itself, then the command); besides, nsbox forks once (init) and vforks "
+        "once (the command), bwrap forks twice (its pid 1, the command) and `unshare "
+        "--fork` once.  Launch ratios move with these from machine to machine.\n")
+
+
 def summary(d):
     """The headline numbers of every CSV in d, next to issue 11's targets."""
     out = []
@@ -771,7 +804,8 @@ def cmd_summary(a):
 
 TABLES = {"latency": table_latency, "syscalls": table_syscalls, "memory": table_memory,
           "binds": table_binds, "throughput": table_parallel, "seccomp": table_seccomp,
-          "pump": table_pump, "scan": table_scan}
+          "pump": table_pump, "scan": table_scan,
+          "guest": table_guest}
 
 
 def cmd_table(a):

@@ -35,11 +35,16 @@ for n in "${counts[@]}"; do
 		nargs+=(--ro "$d")
 		bargs+=(--ro-bind "$d" "$d")
 	done
-	# A few binds cost less than the noise of a launch: three times the runs
-	# up to 128 binds.  bwrap needs seconds per run at 2048 binds (and takes
-	# at most 9000 arguments): at most 3 runs, no warm-up from 512 on.
+	# A few binds cost less than the noise of a launch: 16 binds take
+	# about 0.7 ms, the difference of two launches that each move by a
+	# millisecond or more from round to round.  Ten times the runs up to
+	# 32 binds, three times up to 128.  bwrap needs seconds per run at 2048
+	# binds (and takes at most 9000 arguments): at most 3 runs, no warm-up
+	# from 512 on.
 	r=$runs w=1
-	if [ "$n" -le 128 ]; then
+	if [ "$n" -le 32 ]; then
+		r=$((10 * runs))
+	elif [ "$n" -le 128 ]; then
 		r=$((3 * runs))
 	elif [ "$n" -ge 512 ]; then
 		w=0

@@ -41,7 +41,13 @@ head = report.split("## Summary")[0].split("\n", 2)[2].strip()
 summary = report.split("## Summary")[1].split("## Plots")[0].strip()
 latency = open(f"{out}/latency.md").read().split("\n", 2)[2].strip()
 block = (f"{begin}\n{head}\n\n{summary}\n\nLaunch latency of `/bin/true` "
-         f"(medians, p10-p90, ratios nsbox/launcher):\n\n{latency}\n{end}")
+         f"(medians, p10-p90, ratios nsbox/launcher):\n\n{latency}\n")
+try:
+    guest = open(f"{out}/guest.md").read().split("\n", 2)[2].strip()
+    block += f"\nWhat this machine charges for the steps of a launch (bench/guest.sh):\n\n{guest}\n"
+except FileNotFoundError:
+    pass
+block += end
 text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
 open(readme, "w").write(text)
 PY

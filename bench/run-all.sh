@@ -16,7 +16,7 @@ bench_title="nsbox benchmarks"
 bench_init report 1 "${1:-}"
 bench_need gnuplot "gnuplot-nox (make deps-bench)"
 
-scripts=(latency breakdown scan syscalls memory binds throughput seccomp pump startup egress overlay)
+scripts=(guest latency breakdown scan syscalls memory binds throughput seccomp pump startup egress overlay)
 rm -f -- "$out"/*.csv "$out"/*.md "$out"/*.svg "$out"/*.dat
 t0=$(date +%s)
 for s in "${scripts[@]}"; do
