@@ -16,12 +16,8 @@ set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 bench_title="What this machine charges"
 bench_init guest 300 "$@"
-bench_need gcc build-essential
 
-prog=$out/guestcost
-if [ ! -x "$prog" ] || [ "$root/bench/guestcost.c" -nt "$prog" ]; then
-	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$prog" "$root/bench/guestcost.c"
-fi
+prog=$(bench_static guestcost.c)
 [ "$smoke" = 1 ] && runs=3
 csv=$out/guest.csv
 echo "$runs rounds ..." >&2

@@ -222,6 +222,26 @@ static void pin(int cpu)
 		die("sched_setaffinity");
 }
 
+/* Until *flag is @want, a millisecond at a time; the child @pid ending
+ * first (it failed) fails the run instead of a wait forever. */
+static void wait_flag(pid_t pid, volatile int64_t *flag, int64_t want)
+{
+	struct timespec ms = {0, 1000000};
+	int status;
+
+	while (*flag != want) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r < 0 && errno != EINTR)
+			die("waitpid (wake)");
+		if (r == pid) {
+			fprintf(stderr, "guestcost: the wake-up's reader ended (status %#x)\n",
+				status);
+			exit(1);
+		}
+		nanosleep(&ms, NULL);
+	}
+}
+
 /* A child blocked in read(2) on CPU @b, woken by a write from CPU @a after
  * 1 ms of sleep (so that @b has gone idle): from the write to the read's
  * return. */
@@ -238,6 +258,7 @@ static void m_wake(double *v, int rounds, int a, int b, const char *name)
 	if (pid == 0) {
 		int64_t t;
 		pin(b);
+		sh[510] = 1; /* pinned: from now on it waits in read */
 		for (int r = 0; r < rounds; r++) {
 			if (read(p[0], &t, sizeof(t)) != (ssize_t)sizeof(t))
 				_exit(1);
@@ -247,14 +268,14 @@ static void m_wake(double *v, int rounds, int a, int b, const char *name)
 		_exit(0);
 	}
 	pin(a);
+	wait_flag(pid, &sh[510], 1);
 	for (int r = 0; r < rounds; r++) {
 		struct timespec ms = {0, 1000000};
 		nanosleep(&ms, NULL);
 		int64_t t = now_ns();
 		if (write(p[1], &t, sizeof(t)) != (ssize_t)sizeof(t))
 			die("write");
-		while (sh[511] != r + 1)
-			nanosleep(&ms, NULL);
+		wait_flag(pid, &sh[511], r + 1);
 		v[r] = (double)sh[r % 500] / 1e3;
 	}
 	wait_child(pid, "waitpid (wake)");

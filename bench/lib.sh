@@ -93,6 +93,18 @@ bench_init() {
 	echo
 }
 
+# bench_static SOURCE: compile bench/SOURCE (C) into $out, static (so that
+# its exec has no loader, and it runs in any sandbox), unless that binary is
+# newer; prints the binary's path.
+bench_static() {
+	local bin=$out/${1%.c}
+	bench_need gcc build-essential
+	if [ ! -x "$bin" ] || [ "$root/bench/$1" -nt "$bin" ]; then
+		gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$bin" "$root/bench/$1" >&2 || return 1
+	fi
+	echo "$bin"
+}
+
 # bench_need COMMAND PACKAGE: fail with the package to install.
 bench_need() {
 	if ! command -v "$1" >/dev/null 2>&1; then

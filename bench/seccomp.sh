@@ -18,12 +18,8 @@ set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 bench_title="Seccomp at run time"
 bench_init seccomp 7 "$@"
-bench_need gcc build-essential
 
-loop=$out/sysloop
-if [ ! -x "$loop" ] || [ "$root/bench/sysloop.c" -nt "$loop" ]; then
-	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$loop" "$root/bench/sysloop.c"
-fi
+loop=$(bench_static sysloop.c)
 # the payload lives in the project folder, the one the sandbox shows
 cp -- "$loop" "$proj/sysloop"
 echo "default allow" >"$stage/allow.profile"
