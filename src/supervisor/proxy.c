@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/fdpass.h"
 #include "base/util.h"
+#include "supervisor/nss.h"
 #include "supervisor/proxy_int.h"
 
 #define STOP_WAIT_MS 2000 /* for the connection threads at the end */
@@ -201,6 +202,14 @@ int nsb_proxy_start(const struct nsb_net_policy *policy, int sock, struct nsb_pr
 	if (!p) {
 		close(sock);
 		return nsb_error_set(e, -ENOMEM, NSB_STAGE_NET, "start the proxy");
+	}
+	/* Before the first thread: its getaddrinfo may not load a module. */
+	r = nsb_nss_builtin_only();
+	if (r < 0) {
+		close(sock);
+		free(p);
+		return nsb_error_set(e, r, NSB_STAGE_NET,
+				     "restrict the proxy's name lookups to /etc/hosts and DNS");
 	}
 	nsb_proxy_t0_ms = nsb_mono_ms();
 	/* Two sockets and two pipes per connection: room for all of them

@@ -13,6 +13,7 @@
 #include "base/path_search.h"
 #include "base/util.h"
 #include "core/dac.h"
+#include "supervisor/nss.h"
 #include "supervisor/run_advice.h"
 
 /* One line per limit that a weaker mechanism enforces (said only for a run
@@ -75,7 +76,7 @@ void nsb_run_warn_unwritable_binds(struct nsb_run *run)
 		int want = S_ISDIR(st.st_mode) ? W_OK | X_OK : W_OK;
 		if (nsb_dac_allows(&ino, 0, run->facts.gid, groups, (size_t)n_groups, want))
 			continue;
-		const struct passwd *pw = getpwuid(st.st_uid);
+		const struct passwd *pw = nsb_nss_builtin_only() == 0 ? getpwuid(st.st_uid) : NULL;
 		if (pw)
 			nsb_format(owner, sizeof(owner), "%s", pw->pw_name);
 		else

@@ -35,7 +35,10 @@ struct fault {
 /*
  * The writes to /proc/PID/{setgroups,uid_map,gid_map} go through open(3)
  * with a pid strace cannot know in advance: an LD_PRELOAD shim, built here,
- * fails open() of any path ending in $NSB_FAULT_OPEN with EPERM.
+ * fails open() of any path ending in $NSB_FAULT_OPEN with EPERM.  A shim
+ * reaches only a dynamic binary: with the static build (the Makefile's
+ * STATIC=all) these cases run NSBOX_DYN_BIN, the same objects linked
+ * against the shared C library.
  */
 static const char shim_src[] =
 	"#define _GNU_SOURCE\n#include <dlfcn.h>\n#include <errno.h>\n#include <fcntl.h>\n"
@@ -133,6 +136,10 @@ static void run_fault(const struct fault *f)
 	char how[256];
 	if (strncmp(f->inject, "open:", 5) == 0) {
 		char src[96];
+		const char *dyn = getenv("NSBOX_DYN_BIN");
+
+		if (dyn && dyn[0])
+			nsbox = dyn;
 		snprintf(src, sizeof(src), "%s/shim.c", dir);
 		FILE *sf = fopen(src, "we");
 		cr_assert(sf != NULL);

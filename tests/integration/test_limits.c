@@ -360,6 +360,27 @@ NSB_ITEST(limits, rw_dir_root_cannot_write_is_warned_about)
 		ITEST_EXPECT_CONTAINS(&r, r.err, "chmod u+w");
 		ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "warnings"), "rw_not_writable");
 		itest_run_close(&r);
+
+		/* An owner no /etc/passwd line names: the warning gives the
+		 * number.  (In the static build, looking it up through
+		 * nsswitch.conf's systemd module would load a second glibc
+		 * and crash: supervisor/nss.h.) */
+		const uid_t stranger = 54321;
+		if (getpwuid(stranger) == NULL) {
+			itest_mkdir(&itest_cur, "stranger");
+			chown_to("stranger", stranger, stranger, 0755);
+			ITEST_RUN(&r, "--rw", "stranger", "--", "./probe", "write", "stranger/x");
+			ITEST_ASSERT_EXIT(&r, 1);
+			ITEST_EXPECT_STR(&r, itest_kv(r.out, "write"), "EACCES");
+			snprintf(
+				want, sizeof(want),
+				"nsbox: warning: --rw '%s' is owned by uid 54321 (uid 54321, gid 54321)",
+				itest_path(&itest_cur, "stranger"));
+			ITEST_EXPECT_CONTAINS(&r, r.err, want);
+			ITEST_EXPECT_CONTAINS(&r, r.err, "run nsbox as uid 54321");
+			ITEST_EXPECT_CONTAINS(&r, itest_rec(&r, "warnings"), "rw_not_writable");
+			itest_run_close(&r);
+		}
 	}
 }
 
