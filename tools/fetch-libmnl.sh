@@ -12,7 +12,7 @@
 #
 # NSB_DEBIAN_MIRROR overrides the mirror (default http://deb.debian.org/debian).
 # Its objects need nothing newer than Debian 12's glibc: socket calls,
-# malloc, memcpy and stdio (tests/check-static.sh runs the result).
+# malloc, memcpy and stdio (tests/integration/test_static.c runs the result).
 set -euo pipefail
 
 VERSION=1.0.5-3
