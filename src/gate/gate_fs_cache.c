@@ -79,12 +79,28 @@ static int tmp_cache_dir(char *out, size_t outsz)
 	return nsb_gate_cache_dir_owned(out) ? 0 : -ENOENT;
 }
 
+/*
+ * Can the caller keep its cache in dir?  When dir is its own directory
+ * (nsb_gate_cache_dir_owned), or was missing and is made now.  Anything else
+ * (a home the caller may not enter, a read-only file system, a link, a
+ * directory another user owns or others may write) leaves it to
+ * /var/tmp/nsbox-UID.  One lstat(2) when the directory is there.
+ */
+static bool usable_cache_dir(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0)
+		return errno == ENOENT && nsb_gate_cache_mkdir(dir) == 0 &&
+		       nsb_gate_cache_dir_owned(dir);
+	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)
 {
 	const char *off = getenv("NSBOX_NO_CACHE");
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
-	struct stat st;
 	int n;
 
 	if (where == NSB_CACHE_IN_USE && off && *off)
@@ -94,16 +110,17 @@ int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)
 	/* The base directory specification: a relative value is ignored. */
 	if (where != NSB_CACHE_HOME && xdg && xdg[0] == '/')
 		n = nsb_format(out, outsz, "%s/nsbox", xdg);
-	else if (where == NSB_CACHE_HOME && home && home[0] == '/')
-		n = nsb_format(out, outsz, "%s/.cache/nsbox", home);
-	else if (where == NSB_CACHE_IN_USE && home && home[0] == '/' && stat(home, &st) == 0 &&
-		 S_ISDIR(st.st_mode))
+	else if (where != NSB_CACHE_XDG && home && home[0] == '/')
 		n = nsb_format(out, outsz, "%s/.cache/nsbox", home);
 	else if (where == NSB_CACHE_IN_USE)
 		return tmp_cache_dir(out, outsz);
 	else
 		return -ENOENT;
-	return n < 0 || (size_t)n >= outsz ? -ENAMETOOLONG : 0;
+	if (n < 0 || (size_t)n >= outsz)
+		return where == NSB_CACHE_IN_USE ? tmp_cache_dir(out, outsz) : -ENAMETOOLONG;
+	if (where == NSB_CACHE_IN_USE && !usable_cache_dir(out))
+		return tmp_cache_dir(out, outsz);
+	return 0;
 }
 
 int nsb_gate_cache_mkdir(const char *dir)

@@ -14,17 +14,18 @@
 #include "base/sha256.h"
 
 enum nsb_cache_where {
-	NSB_CACHE_IN_USE, /* $XDG_CACHE_HOME/nsbox, else ~/.cache/nsbox where
-			   * $HOME is a directory, else /var/tmp/nsbox-UID;
-			   * none when NSBOX_NO_CACHE is set and not empty */
+	NSB_CACHE_IN_USE, /* $XDG_CACHE_HOME/nsbox, else ~/.cache/nsbox, where
+			   * the caller can use it (its own directory, or made
+			   * now), else /var/tmp/nsbox-UID; none when
+			   * NSBOX_NO_CACHE is set and not empty */
 	NSB_CACHE_XDG,	  /* $XDG_CACHE_HOME/nsbox only */
 	NSB_CACHE_HOME,	  /* ~/.cache/nsbox only: where runs without XDG_CACHE_HOME look */
 	NSB_CACHE_TMP,	  /* /var/tmp/nsbox-UID only: where runs without a home look */
 };
 
-/* Without a home (HOME unset, relative, or no directory): the caller's own
- * directory in /var/tmp, whose sticky bit keeps others from renaming or
- * removing it. */
+/* Without a home (HOME unset or relative), or where the cache the variables
+ * name cannot be used: the caller's own directory in /var/tmp, whose sticky
+ * bit keeps others from renaming or removing it. */
 #define NSB_CACHE_TMP_BASE "/var/tmp"
 
 /*
@@ -32,7 +33,8 @@ enum nsb_cache_where {
  * value is ignored) or, for NSB_CACHE_IN_USE, when the cache is off or
  * falls to /var/tmp and that directory could not be made or is not a
  * directory of the caller's that no one else may write (another user made
- * it first, or a link): the run then has no cache.
+ * it first, or a link): the run then has no cache.  NSB_CACHE_IN_USE may
+ * make the directory the variables name (mode 0700, and its parent).
  */
 int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz);
 

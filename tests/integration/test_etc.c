@@ -335,3 +335,56 @@ NSB_ITEST(etc, a_file_the_caller_may_not_read_keeps_the_binds)
 			  before.st_ctim.tv_nsec == after.st_ctim.tv_nsec,
 		  "the second run changed %s", dir);
 }
+
+/*
+ * A home the caller cannot use for its cache leaves the cache to
+ * /var/tmp/nsbox-UID too, as no home does: a ~/.cache/nsbox another user
+ * owns (as root and as the user) and, as the user, a home it may not enter
+ * (a HOME inherited from root, as setpriv or a harness's setuid leaves it).
+ * Before, such a caller had no cache at all: every run listed the command's
+ * directory and bound the files of /etc one by one.  Root may enter that
+ * home, and its cache is made and used there.
+ */
+NSB_ITEST(etc, a_home_the_caller_cannot_use_leaves_the_cache_to_var_tmp)
+{
+	struct itest_run r;
+	char where[64], theirs[PATH_MAX + 32], shut[PATH_MAX], list[1024];
+
+	setup("10.0.0.3 three\n");
+	settle();
+	snprintf(where, sizeof(where), "/nsbox-%u/etc-", itest_cur.uid);
+	/* Another user's cache directory in the home. */
+	itest_mkdir(&itest_cur, "home/.cache");
+	snprintf(theirs, sizeof(theirs), "%s/.cache/nsbox", home);
+	cr_assert(mkdir(theirs, 0755) == 0 && chown(theirs, 54321, 54321) == 0, "%s: %s", theirs,
+		  strerror(errno));
+	const struct itest_opts o = {.home = home};
+	for (int i = 0; i < 2; i++) {
+		run_show(&o, &r);
+		ITEST_EXPECT_CONTAINS(&r, r.out, "10.0.0.3 three\n---\n");
+		if (i == 1) {
+			ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+			ITEST_EXPECT_CONTAINS(&r, r.out, where);
+		}
+		itest_run_close(&r);
+	}
+	cr_expect(itest_cache_entries(home, "etc-", list, sizeof(list)) == 0 &&
+			  itest_cache_entries(home, "deny-", list + 512, 512) == 0,
+		  "written into another user's cache directory: %s %s", list, list + 512);
+
+	/* A home of root's, mode 0700. */
+	snprintf(shut, sizeof(shut), "%s", itest_path(&itest_cur, "shut"));
+	cr_assert(mkdir(shut, 0700) == 0, "%s: %s", shut, strerror(errno));
+	const struct itest_opts o2 = {.home = shut};
+	for (int i = 0; i < 2; i++) {
+		run_show(&o2, &r);
+		if (i == 1) {
+			ITEST_EXPECT_STR(&r, itest_rec(&r, "enforced.etc"), "snapshot");
+			if (as_user)
+				ITEST_EXPECT_CONTAINS(&r, r.out, where);
+			else
+				ITEST_EXPECT_CONTAINS(&r, r.out, "/shut/.cache/nsbox/etc-");
+		}
+		itest_run_close(&r);
+	}
+}

@@ -332,22 +332,41 @@ Test(gate_cache, no_cache_directory_means_the_caller_lists)
 	cr_expect(eq(int, listings, 0));
 }
 
+/* Is path a directory of mode 0700 that we own? */
+static bool own_dir_0700(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       (st.st_mode & 07777) == 0700;
+}
+
 Test(gate_cache, where_the_cache_lives)
 {
-	char out[PATH_MAX], want[64];
+	char out[PATH_MAX], want[PATH_MAX + 64], xdg[PATH_MAX], home[PATH_MAX];
 
-	setenv("XDG_CACHE_HOME", "/x/cache", 1);
-	setenv("HOME", "/home/u", 1);
+	snprintf(xdg, sizeof(xdg), "%s/xdg", top);
+	snprintf(home, sizeof(home), "%s/home", top);
+	cr_assert(eq(int, mkdir(home, 0755), 0));
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	setenv("HOME", home, 1);
 	unsetenv("NSBOX_NO_CACHE");
+	/* XDG_CACHE_HOME first; the one in use is made when missing (its
+	 * parent too), mode 0700. */
 	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), 0));
-	expect_str(out, "/x/cache/nsbox");
+	snprintf(want, sizeof(want), "%s/nsbox", xdg);
+	expect_str(out, want);
+	cr_expect(own_dir_0700(want), "%s was not made 0700", want);
+	/* The guarded places are names only: nothing is made for them. */
 	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0));
-	expect_str(out, "/home/u/.cache/nsbox");
-	/* A home that is a directory: its cache. */
-	setenv("HOME", "/", 1);
+	snprintf(want, sizeof(want), "%s/.cache/nsbox", home);
+	expect_str(out, want);
+	cr_expect(access(want, F_OK) != 0, "%s was made for a name", want);
+	/* A relative XDG_CACHE_HOME is ignored: the home's cache. */
 	setenv("XDG_CACHE_HOME", "relative/ignored", 1);
 	cr_assert(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), 0));
-	expect_str(out, "//.cache/nsbox");
+	expect_str(out, want);
+	cr_expect(own_dir_0700(want), "%s was not made 0700", want);
 	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_XDG, out, sizeof(out)), -ENOENT));
 	setenv("NSBOX_NO_CACHE", "1", 1);
 	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out)), -ENOENT));
@@ -358,8 +377,6 @@ Test(gate_cache, where_the_cache_lives)
 	unsetenv("XDG_CACHE_HOME");
 	snprintf(want, sizeof(want), "/var/tmp/nsbox-%u", (unsigned)geteuid());
 	expect_str(out, want);
-	cr_expect(eq(int, nsb_gate_cache_dir(NSB_CACHE_HOME, out, sizeof(out)), 0));
-	expect_str(out, "//.cache/nsbox");
 }
 
 /*
@@ -368,29 +385,51 @@ Test(gate_cache, where_the_cache_lives)
  * (no cache at all) when another user made it, when it is a link, or when
  * others may write it.  Run as uid 65534 in a child, whose place that is.
  */
-static int tmp_cache_as_nobody(const char *home)
+static int cache_as_nobody(const char *xdg, const char *home, char *out, size_t outsz)
 {
-	char out[PATH_MAX];
-	pid_t pid = fork();
+	int fds[2];
+	pid_t pid;
 	int st;
 
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
 	if (pid == 0) {
+		char got[PATH_MAX];
+		close(fds[0]);
 		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
 			_exit(99);
-		unsetenv("XDG_CACHE_HOME");
 		unsetenv("NSBOX_NO_CACHE");
+		if (xdg)
+			setenv("XDG_CACHE_HOME", xdg, 1);
+		else
+			unsetenv("XDG_CACHE_HOME");
 		if (home)
 			setenv("HOME", home, 1);
 		else
 			unsetenv("HOME");
-		int r = nsb_gate_cache_dir(NSB_CACHE_IN_USE, out, sizeof(out));
-		_exit(r == 0 && strcmp(out, "/var/tmp/nsbox-65534") == 0 ? 0
-		      : r == -ENOENT					 ? 1
-									 : 98);
+		int r = nsb_gate_cache_dir(NSB_CACHE_IN_USE, got, sizeof(got));
+		if (r == 0 && write(fds[1], got, strlen(got)) != (ssize_t)strlen(got))
+			_exit(97);
+		_exit(r == 0 ? 0 : r == -ENOENT ? 1 : 98);
 	}
+	close(fds[1]);
+	ssize_t n = pid > 0 ? read(fds[0], out, outsz - 1) : -1;
+	out[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+/* 0 when nobody's cache is its own directory in /var/tmp, 1 when it has
+ * none, else what cache_as_nobody says. */
+static int tmp_cache_as_nobody(const char *home)
+{
+	char out[PATH_MAX];
+	int r = cache_as_nobody(NULL, home, out, sizeof(out));
+
+	return r == 0 && strcmp(out, "/var/tmp/nsbox-65534") != 0 ? 96 : r;
 }
 
 Test(gate_cache, without_a_home_the_cache_is_the_callers_own_in_var_tmp)
@@ -421,4 +460,60 @@ Test(gate_cache, without_a_home_the_cache_is_the_callers_own_in_var_tmp)
 	cr_assert(eq(int, symlink("/var/tmp/nsbox-65534.t", nobody), 0));
 	cr_expect(eq(int, tmp_cache_as_nobody(NULL), 1));
 	cr_expect(eq(int, system("rm -rf /var/tmp/nsbox-65534 /var/tmp/nsbox-65534.t"), 0));
+}
+
+/*
+ * A cache the variables name but the caller cannot use leaves it to
+ * /var/tmp/nsbox-UID, as no home does: a home it may not enter (a HOME
+ * inherited from root), one where the cache cannot be made, and a cache
+ * directory that is another user's, a link, or writable by others.  Before,
+ * such a caller had no cache at all.  A cache the caller can use is used,
+ * made when missing.  Run as nobody, in a child.
+ */
+Test(gate_cache, a_cache_the_caller_cannot_use_falls_to_var_tmp)
+{
+	char h[PATH_MAX + 32], c[PATH_MAX + 64], out[PATH_MAX];
+
+	cr_assert(eq(int, system("rm -rf /var/tmp/nsbox-65534"), 0));
+	cr_assert(eq(int, chmod(top, 0755), 0), "nobody must reach %s", top);
+	/* A home nobody may not enter (root's own, mode 0700). */
+	snprintf(h, sizeof(h), "%s/root-home", top);
+	cr_assert(eq(int, mkdir(h, 0700), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(h), 0), "a home it may not enter");
+	/* A home it may enter but not write, without a cache. */
+	cr_assert(eq(int, chmod(h, 0755), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(h), 0), "a home it may not write");
+	/* A cache directory that is root's. */
+	snprintf(c, sizeof(c), "%s/.cache", h);
+	cr_assert(eq(int, mkdir(c, 0755), 0));
+	cr_assert(eq(int, chown(c, 65534, 65534), 0));
+	snprintf(c, sizeof(c), "%s/.cache/nsbox", h);
+	cr_assert(eq(int, mkdir(c, 0700), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(h), 0), "another user's cache directory");
+	/* Nobody's, but others may write it. */
+	cr_assert(eq(int, chown(c, 65534, 65534), 0));
+	cr_assert(eq(int, chmod(c, 0777), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(h), 0), "a cache others may write");
+	/* Nobody's alone: used. */
+	cr_assert(eq(int, chmod(c, 0700), 0));
+	cr_expect(eq(int, cache_as_nobody(NULL, h, out, sizeof(out)), 0));
+	expect_str(out, c);
+	/* A link in its place, to a directory of nobody's: not followed. */
+	char target[PATH_MAX + 32];
+	snprintf(target, sizeof(target), "%s/target", top);
+	cr_assert(eq(int, mkdir(target, 0700), 0));
+	cr_assert(eq(int, chown(target, 65534, 65534), 0));
+	cr_assert(eq(int, rmdir(c), 0));
+	cr_assert(eq(int, symlink(target, c), 0));
+	cr_expect(eq(int, tmp_cache_as_nobody(h), 0), "a link in the cache's place");
+	/* XDG_CACHE_HOME where nothing can be made (a file is in the way). */
+	snprintf(c, sizeof(c), "%s/file", top);
+	touch(top, "file", 0644);
+	cr_expect(eq(int, cache_as_nobody(c, NULL, out, sizeof(out)), 0));
+	expect_str(out, "/var/tmp/nsbox-65534");
+	/* An XDG_CACHE_HOME of nobody's own without the cache: made, used. */
+	cr_expect(eq(int, cache_as_nobody(target, h, out, sizeof(out)), 0));
+	snprintf(c, sizeof(c), "%s/nsbox", target);
+	expect_str(out, c);
+	cr_expect(eq(int, system("rm -rf /var/tmp/nsbox-65534"), 0));
 }
