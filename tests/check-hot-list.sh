@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The hot-function list still matches nsbox (make check-hot-list):
-#   tests/check-hot-list.sh NSBOX LIST
+#   tests/check-hot-list.sh NSBOX LIST [MAP ARCHIVE_LIST]
 # - every name in LIST is a text symbol of NSBOX (itself or a compiler
 #   clone, NAME.part.N and the like): a name that went away, renamed or now
 #   inlined everywhere, means the list is stale and its functions may lie
@@ -13,11 +13,14 @@
 #   have their own section, .rodata.nsb_cold;
 # - the constants a launch does read (.rodata) take at most two of the
 #   kernel's 64 KiB fault-around windows: each window more is 64 KiB more
-#   of every supervisor's and init's resident memory.
+#   of every supervisor's and init's resident memory;
+# - in the static build (MAP, its link map, and ARCHIVE_LIST given), every
+#   archive member ARCHIVE_LIST names is still linked in, and all its text
+#   lies inside .text.nsb_hot (tools/hot-archive.py check).
 # Exits 1 naming each failure and the fix (make hot-functions).
 set -euo pipefail
 
-nsbox=$1 list=$2
+nsbox=$1 list=$2 map=${3:-} archive_list=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf -- "$work"' EXIT
 
@@ -76,3 +79,7 @@ if [ "$ro_windows" -gt 2 ]; then
 	exit 1
 fi
 echo "check-hot-list: $n functions, all in .text.nsb_hot ($(((hi - lo) / 1024)) KiB); .rodata $((ro_size / 1024)) KiB in $ro_windows windows"
+if [ -n "$map" ]; then
+	python3 "$(dirname -- "${BASH_SOURCE[0]}")/../tools/hot-archive.py" check "$map" \
+		"$archive_list" "$(printf %x "$lo")" "$(printf %x "$hi")"
+fi

@@ -54,11 +54,16 @@ for f in "$work"/out/*; do
 done
 
 # Offsets to names (the profiling build's text symbols, clone suffixes
-# dropped), kept where the normal build has a text symbol of that name.
+# dropped), kept where the normal build has a text symbol of that name that
+# one of nsbox's own objects (next to NSBOX, obj/) defines: in the static
+# build, glibc's functions that call nsbox's (__libc_start_call_main,
+# __clone) are marked too, and are placed by tools/hot-archive.txt instead.
 nm --defined-only "$prof" | awk '$2 ~ /^[tT]$/ { sub(/\..*/, "", $3); print $1, $3 }' |
 	LC_ALL=C sort -u >"$work/prof.syms"
+find "$(dirname -- "$nsbox")/obj" -name '*.o' ! -path '*/tools/*' -exec nm --defined-only {} + |
+	awk '$2 ~ /^[tT]$/ { sub(/\..*/, "", $3); print $3 }' | LC_ALL=C sort -u >"$work/own.names"
 nm --defined-only "$nsbox" | awk '$2 ~ /^[tT]$/ { sub(/\..*/, "", $3); print $3 }' |
-	LC_ALL=C sort -u >"$work/nsbox.names"
+	LC_ALL=C sort -u | LC_ALL=C join - "$work/own.names" >"$work/nsbox.names"
 # name -> 1 (the supervisor's alone), 2 (init's or the payload's alone) or 3
 # (both), over every launch.
 # A marked offset belongs to the last function that starts at or before it
