@@ -50,12 +50,19 @@
 #define TICK_GUARD  1	       /* seconds a directory must be unchanged */
 #define CACHE_MAGIC "nsbox dircache 1\n"
 
+/* A directory (not a link) of the effective uid's that neither its group
+ * nor others may write. */
+static bool owned_dir(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && st->st_uid == geteuid() &&
+	       !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
 bool nsb_gate_cache_dir_owned(const char *dir)
 {
 	struct stat st;
 
-	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+	return lstat(dir, &st) == 0 && owned_dir(&st);
 }
 
 /* /var/tmp/nsbox-UID's name. */
@@ -93,7 +100,7 @@ static bool usable_cache_dir(const char *dir)
 	if (lstat(dir, &st) < 0)
 		return errno == ENOENT && nsb_gate_cache_mkdir(dir) == 0 &&
 		       nsb_gate_cache_dir_owned(dir);
-	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+	return owned_dir(&st);
 }
 
 int nsb_gate_cache_dir(enum nsb_cache_where where, char *out, size_t outsz)

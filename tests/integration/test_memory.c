@@ -25,18 +25,20 @@
 
 #include "harness.h"
 
-/* Text resident in pid, in KiB: its executable mappings of the file exe
- * (or of any file whose name ends in exe, when it starts with '/' not),
- * as /proc/PID/smaps counts them; *size gets their size. */
-static long text_kb(pid_t pid, const char *exe, long *size)
+/*
+ * What pid has resident of itest_cur.nsbox, in KiB, as /proc/PID/smaps
+ * counts it: of its executable mappings (text) or of its read-only, not
+ * executable ones (constants, the RELRO pages among them).  *size, when
+ * not NULL, gets the mappings' size.
+ */
+static long resident_kb(pid_t pid, bool text, long *size)
 {
-	size_t tail = strlen(exe);
+	const char *exe = itest_cur.nsbox;
 	char path[64], line[4608];
 	bool in = false;
-	long sum = 0, kb;
+	long sum = 0, total = 0, kb;
 	FILE *f;
 
-	*size = 0;
 	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
 	f = fopen(path, "re");
 	cr_assert(f != NULL, "open %s", path);
@@ -44,47 +46,29 @@ static long text_kb(pid_t pid, const char *exe, long *size)
 		char perms[8], file[4096] = "";
 		if (strchr(line, '-') < strchr(line, ' ') &&
 		    sscanf(line, "%*x-%*x %7s %*s %*s %*s %4095s", perms, file) >= 1) {
-			size_t len = strlen(file);
-			in = perms[2] == 'x' &&
-			     (exe[0] == '/' ? strcmp(file, exe) == 0
-					    : len > tail && file[len - tail - 1] == '/' &&
-						      strcmp(file + len - tail, exe) == 0);
+			in = strcmp(file, exe) == 0 &&
+			     (text ? perms[2] == 'x' : perms[1] == '-' && perms[2] == '-');
 			continue;
 		}
 		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
 			sum += kb;
 		if (in && sscanf(line, "Size: %ld kB", &kb) == 1)
-			*size += kb;
+			total += kb;
 	}
 	fclose(f);
+	if (size)
+		*size = total;
 	return sum;
 }
 
-/* nsbox's constants resident in pid, in KiB: its read-only, not
- * executable mappings of itest_cur.nsbox (the RELRO pages among them). */
+static long text_kb(pid_t pid, long *size)
+{
+	return resident_kb(pid, true, size);
+}
+
 static long ro_kb(pid_t pid)
 {
-	const char *exe = itest_cur.nsbox;
-	char path[64], line[4608];
-	bool in = false;
-	long sum = 0, kb;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
-	f = fopen(path, "re");
-	cr_assert(f != NULL, "open %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char perms[8], file[4096] = "";
-		if (strchr(line, '-') < strchr(line, ' ') &&
-		    sscanf(line, "%*x-%*x %7s %*s %*s %*s %4095s", perms, file) >= 1) {
-			in = perms[1] == '-' && perms[2] == '-' && strcmp(file, exe) == 0;
-			continue;
-		}
-		if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
-			sum += kb;
-	}
-	fclose(f);
-	return sum;
+	return resident_kb(pid, false, NULL);
 }
 
 /* The first child of pid, or 0. */
@@ -149,8 +133,8 @@ NSB_ITEST(memory, a_waiting_sandbox_gives_back_nsbox_text)
 	pid_t ipid = wait_for_sleep(&r);
 	long launch_sup_ro = ro_kb(r.pid), launch_init_ro = ro_kb(ipid);
 	wait_for_trim(&r, 2500, launch_sup_ro);
-	sup = text_kb(r.pid, itest_cur.nsbox, &size);
-	init = text_kb(ipid, itest_cur.nsbox, &size);
+	sup = text_kb(r.pid, &size);
+	init = text_kb(ipid, &size);
 	sup_ro = ro_kb(r.pid);
 	init_ro = ro_kb(ipid);
 	itest_wait(&r);
