@@ -351,6 +351,17 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h)
 	@$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(CRITERION_CFLAGS) -Isrc -Itests/unit \
 		$(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS) $(CRITERION_LIBS)
 
+# test_prefault's helper: prefault.c in a static PIE, the layout nsbox runs
+# in by default, whatever this build's own flags (a sanitizer's cannot link
+# it).
+$(BUILD)/tests/unit/prefault_static_pie: tests/unit/prefault_static_pie.c tests/unit/prefault_heap.h \
+		src/base/prefault.c src/base/prefault.h src/base/macro.h
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	@gcc -D_GNU_SOURCE -std=gnu11 -O2 -Wall -Wextra -Werror -Isrc -Itests/unit -static-pie -o $@ \
+		tests/unit/prefault_static_pie.c src/base/prefault.c
+$(BUILD)/tests/unit/test_prefault: $(BUILD)/tests/unit/prefault_static_pie
+
 $(BUILD)/tests/integration/%: tests/integration/%.c $(INTEG_HELPERS) $(wildcard tests/integration/*.h) $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* prefault: write-populate the pages a launch is about to write (prefault.h). */
 #include <errno.h>
+#include <malloc.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -32,9 +34,22 @@ int nsb_prefault_range(const void *lo, const void *hi)
  * are never inlined, so that it is theirs and not their caller's. */
 #define CALLER_FRAME() ((uintptr_t)__builtin_frame_address(0))
 
-/* The end of the executable's static storage (the linker's): malloc's heap
- * begins above it, at the program break's first value. */
-extern char end[];
+/*
+ * Whether [@p, @p + @n) lies on malloc's heap: between the program break
+ * and the bytes below it that malloc took with sbrk (mallinfo2's arena).
+ * Not "above the executable's end": a static PIE's break is placed apart
+ * from the executable (the kernel puts it low, the executable high), and a
+ * block of the mmap threshold's own mapping may lie on either side.
+ */
+static bool on_brk_heap(const void *p, size_t n)
+{
+	uintptr_t top = (uintptr_t)sbrk(0);
+	struct mallinfo2 mi = mallinfo2();
+	uintptr_t a = (uintptr_t)p;
+
+	return p && mi.arena > 0 && mi.arena <= top && a >= top - mi.arena && a <= top &&
+	       n <= top - a;
+}
 
 __attribute__((noinline)) void nsb_prefault_main(size_t stack, size_t heap)
 {
@@ -49,13 +64,12 @@ __attribute__((noinline)) void nsb_prefault_main(size_t stack, size_t heap)
 	(void)nsb_prefault_range((const void *)(sp - stack), (const void *)sp);
 	if (heap == 0)
 		return;
-	/* Only a block between the executable's end and the program break
-	 * is on malloc's heap: above M_MMAP_THRESHOLD (a tunable) it is a
-	 * mapping of its own, which free() would unmap with its pages, and
-	 * a sanitizer's malloc has a heap elsewhere. */
+	/* Only a block on malloc's heap (on_brk_heap): above
+	 * M_MMAP_THRESHOLD (a tunable) it is a mapping of its own, which
+	 * free() would unmap with its pages, and a sanitizer's malloc has a
+	 * heap elsewhere. */
 	block = malloc(heap);
-	if (block && (uintptr_t)block >= (uintptr_t)end &&
-	    (uintptr_t)block + heap <= (uintptr_t)sbrk(0))
+	if (on_brk_heap(block, heap))
 		(void)nsb_prefault_range(block, block + heap);
 	free(block);
 }
